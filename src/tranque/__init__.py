@@ -1,0 +1,1 @@
+"""tranque: Cuban dominoes on the double-nine set."""

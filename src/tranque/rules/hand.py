@@ -1,0 +1,478 @@
+"""One hand (a *data*): from the deal to pegarse or the tranque.
+
+``HandState`` is an immutable value; ``apply(action)`` checks the action and returns the next state,
+or raises a typed error and leaves everything as it was. Seats play in order 0, 1, 2, 3 (to the
+right); pair A is seats 0 and 2, pair B seats 1 and 3.
+
+Tiles in hands are int bitmasks over universal tile indices (see ``tiles``), which keeps the checked
+path cheap enough that it need not be bypassed except in search.
+
+>>> rules = Rules(tiles_each=4)
+>>> deal = Deal.from_text(["99 94 44 41", "98 88 11 10", "92 22 21 20", "97 77 33 30"], rules=rules)
+>>> hand = HandState.start(rules, deal, leader=0)
+>>> sorted(str(a) for a in hand.legal_actions())
+['41', '44', '94', '99']
+>>> hand = hand.apply(Action.parse("99"))
+>>> [str(a) for a in hand.legal_actions()]
+['98@9']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from tranque.rules.errors import (
+    HandOverError,
+    IllegalMoveError,
+    InvalidDealError,
+    MalformedMoveError,
+    MalformedTileError,
+    NotYourTurnError,
+    PassNotAllowedError,
+    TileDoesNotFitError,
+    TileNotInHandError,
+    WrongEndError,
+)
+from tranque.rules.tiles import (
+    ALL_TILES,
+    NUMBER_MASK,
+    Tile,
+    format_tiles,
+    iter_bits,
+    parse_tiles,
+    pips_of,
+)
+from tranque.rules.variants import Rules, TiedBlock
+
+SEATS = (0, 1, 2, 3)
+
+
+def pair_of(seat: int) -> int:
+    """0 for pair A (seats 0, 2), 1 for pair B (seats 1, 3)."""
+    return seat & 1
+
+
+def partner_of(seat: int) -> int:
+    return (seat + 2) & 3
+
+
+# --------------------------------------------------------------------------------------------
+# Actions
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A turn: a tile on an open end (``94@4``), the lead (``99``), or ``pass``.
+
+    ``end`` is the number showing on the open end the tile goes on; it is ``None`` for the lead and
+    for a pass. Actions are interned: use ``Action.play``, ``Action.lead``, ``PASS`` or ``parse``.
+    """
+
+    tile: Tile | None
+    end: int | None
+
+    @property
+    def is_pass(self) -> bool:
+        return self.tile is None
+
+    @staticmethod
+    def lead(tile: Tile) -> Action:
+        return _LEADS[tile.index]
+
+    @staticmethod
+    def play(tile: Tile, end: int) -> Action:
+        action = _PLAYS.get((tile.index, end))
+        if action is None:
+            raise MalformedMoveError(f"tile {tile} has no {end}: '{tile}@{end}' is not a move")
+        return action
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Parse ``"pass"``, ``"94"`` or ``"94@4"`` (halves in either order)."""
+        if not isinstance(text, str):
+            raise MalformedMoveError(f"a move is text like '94@4', not {text!r}")
+        raw = text.strip().lower()
+        if raw == "pass":
+            return PASS
+        tile_text, sep, end_text = raw.partition("@")
+        try:
+            tile = Tile.parse(tile_text)
+        except MalformedTileError:
+            raise MalformedMoveError(
+                f"not a move: {text!r} (expected 'pass', a tile like '94', or '94@4')"
+            ) from None
+        if not sep:
+            return _LEADS[tile.index]
+        if len(end_text) != 1 or not end_text.isdigit():
+            raise MalformedMoveError(f"not a move: {text!r} (the end after '@' is one digit)")
+        return Action.play(tile, int(end_text))
+
+    def __str__(self) -> str:
+        if self.tile is None:
+            return "pass"
+        if self.end is None:
+            return str(self.tile)
+        return f"{self.tile}@{self.end}"
+
+
+PASS = Action(None, None)
+_LEADS: tuple[Action, ...] = tuple(Action(t, None) for t in ALL_TILES)
+_PLAYS: dict[tuple[int, int], Action] = {}
+for _t in ALL_TILES:
+    _PLAYS[(_t.index, _t.high)] = Action(_t, _t.high)
+    _PLAYS[(_t.index, _t.low)] = Action(_t, _t.low)
+
+# For each open number, the (bit, action) pairs of the tiles that go on it, to list legal moves
+# with a few mask tests instead of scanning a hand.
+_ON_NUMBER: tuple[tuple[tuple[int, Action], ...], ...] = tuple(
+    tuple((t.bit, _PLAYS[(t.index, n)]) for t in ALL_TILES if t.has(n)) for n in range(10)
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Deal
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Four hands and the sleepers (dormidas), as bitmasks. Validated on construction."""
+
+    hands: tuple[int, int, int, int]
+    sleepers: int
+
+    @staticmethod
+    def from_tiles(
+        hands: Sequence[Sequence[Tile]], sleepers: Sequence[Tile] | None = None, *, rules: Rules
+    ) -> Deal:
+        """Build and check a deal. Without sleepers, they are the set's tiles nobody holds."""
+        if len(hands) != 4:
+            raise InvalidDealError(f"a deal has 4 hands, not {len(hands)}")
+        masks: list[int] = []
+        seen = 0
+        for seat, tiles in enumerate(hands):
+            mask = 0
+            for tile in tiles:
+                if tile not in rules.tile_set:
+                    raise InvalidDealError(f"seat {seat}: tile {tile} is not in this set")
+                if seen & tile.bit:
+                    raise InvalidDealError(f"seat {seat}: tile {tile} is dealt twice")
+                seen |= tile.bit
+                mask |= tile.bit
+            if len(tiles) != rules.tiles_each:
+                raise InvalidDealError(
+                    f"seat {seat} holds {len(tiles)} tiles; these rules deal {rules.tiles_each}"
+                )
+            masks.append(mask)
+        rest = rules.tile_set.mask & ~seen
+        if sleepers is None:
+            sleeper_mask = rest
+        else:
+            sleeper_mask = 0
+            for tile in sleepers:
+                if tile not in rules.tile_set:
+                    raise InvalidDealError(f"sleeper {tile} is not in this set")
+                if (seen | sleeper_mask) & tile.bit:
+                    raise InvalidDealError(f"sleeper {tile} is also dealt elsewhere")
+                sleeper_mask |= tile.bit
+            if sleeper_mask != rest:
+                missing = format_tiles(rest & ~sleeper_mask)
+                raise InvalidDealError(f"the deal leaves out tiles: {missing}")
+        return Deal((masks[0], masks[1], masks[2], masks[3]), sleeper_mask)
+
+    @staticmethod
+    def from_text(
+        hands: Sequence[str], sleepers: str | None = None, *, rules: Rules
+    ) -> Deal:
+        """``Deal.from_text(["99 98 ...", ...], "..." )``; record notation."""
+        if len(hands) != 4:
+            raise InvalidDealError(f"a deal has 4 hands, not {len(hands)}")
+        parsed = [parse_tiles(h) for h in hands]
+        for seat, tiles in enumerate(parsed):
+            if len(set(tiles)) != len(tiles):
+                raise InvalidDealError(f"seat {seat}: a tile is written twice in {hands[seat]!r}")
+        return Deal.from_tiles(
+            parsed, None if sleepers is None else parse_tiles(sleepers), rules=rules
+        )
+
+    def doubles(self, seat: int) -> int:
+        """How many doubles a seat holds (five or more gives the right to ask for a redeal)."""
+        return sum(1 for i in iter_bits(self.hands[seat]) if ALL_TILES[i].is_double)
+
+    def hand_text(self, seat: int) -> str:
+        return format_tiles(self.hands[seat])
+
+
+# --------------------------------------------------------------------------------------------
+# Outcome
+
+
+class EndKind(str, Enum):
+    PEGARSE = "pegarse"  # a player placed his last tile
+    TRANQUE = "tranque"  # nobody can play; one pair holds the lowest total
+    TIED_TRANQUE = "tied_tranque"  # nobody can play; the lowest total is in both pairs
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a hand ended and what it is worth (its own points; bonuses are separate)."""
+
+    kind: EndKind
+    winner: int | None  # the seat that went out, or the lowest total; None for an unscored tie
+    winning_pair: int | None
+    points: int  # capicúa multiplier included
+    pips: tuple[int, int, int, int]  # what each seat holds at the end
+    closer: int  # the seat that made the last play ("el que tranca" in a block)
+    capicua: bool = False
+
+    @property
+    def viajera(self) -> bool:
+        return self.points >= 100
+
+
+class BonusKind(str, Enum):
+    FIRST_PASS = "first_pass"  # Miami: the first pass of the game, to the passer's opponents
+    UNANSWERED_DOUBLE_LEAD = "unanswered_double_lead"  # Barrio: to the leader's pair
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus:
+    """Points scored the moment something happens, apart from the hand's own points."""
+
+    kind: BonusKind
+    pair: int
+    points: int
+    move: int  # index into the hand's moves of the move that earned it
+
+
+# --------------------------------------------------------------------------------------------
+# The hand
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """The state of one hand. Build it with ``HandState.start``."""
+
+    rules: Rules
+    hands: tuple[int, int, int, int]
+    sleepers: int
+    leader: int
+    turn: int
+    left: int  # number on the left open end; -1 before the lead
+    right: int
+    moves: tuple[Action, ...]
+    outcome: Outcome | None
+    bonuses: tuple[Bonus, ...]
+    first_pass_pending: bool  # Miami: no pass yet in this game
+
+    @staticmethod
+    def start(
+        rules: Rules, deal: Deal, leader: int, *, first_pass_pending: bool = True
+    ) -> HandState:
+        if leader not in SEATS:
+            raise IllegalMoveError(f"leader must be a seat 0-3, not {leader!r}")
+        return HandState(
+            rules=rules,
+            hands=deal.hands,
+            sleepers=deal.sleepers,
+            leader=leader,
+            turn=leader,
+            left=-1,
+            right=-1,
+            moves=(),
+            outcome=None,
+            bonuses=(),
+            first_pass_pending=first_pass_pending and rules.first_pass_points > 0,
+        )
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def ends(self) -> tuple[int, int] | None:
+        """The two open numbers, or None before the lead."""
+        return None if self.left < 0 else (self.left, self.right)
+
+    @property
+    def deal(self) -> Deal:
+        """The deal as it was before any play (hands rebuilt from the moves)."""
+        hands = list(self.hands)
+        for k, action in enumerate(self.moves):
+            if action.tile is not None:
+                hands[(self.leader + k) & 3] |= action.tile.bit
+        return Deal((hands[0], hands[1], hands[2], hands[3]), self.sleepers)
+
+    def seat_of_move(self, k: int) -> int:
+        """Seat that made move ``k`` (every turn is one move, passes included)."""
+        return (self.leader + k) & 3
+
+    def tile_count(self, seat: int) -> int:
+        return self.hands[seat].bit_count()
+
+    def pips(self, seat: int) -> int:
+        return pips_of(self.hands[seat])
+
+    def can_play(self, seat: int) -> bool:
+        if self.left < 0:
+            return self.hands[seat] != 0
+        return bool(self.hands[seat] & (NUMBER_MASK[self.left] | NUMBER_MASK[self.right]))
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to play, or ``[PASS]`` when nothing fits; [] when over.
+
+        A tile that fits both ends (showing different numbers) gives two actions.
+        """
+        if self.outcome is not None:
+            return []
+        hand = self.hands[self.turn]
+        left = self.left
+        if left < 0:
+            return [_LEADS[i] for i in iter_bits(hand)]
+        out = [a for bit, a in _ON_NUMBER[left] if hand & bit]
+        if self.right != left:
+            out += [a for bit, a in _ON_NUMBER[self.right] if hand & bit]
+        return out or [PASS]
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise the typed error that ``apply`` would raise, without applying anything."""
+        if self.outcome is not None:
+            raise HandOverError("the hand is over")
+        if seat is not None and seat != self.turn:
+            raise NotYourTurnError(f"seat {seat} cannot play: it is seat {self.turn}'s turn")
+        tile = action.tile
+        hand = self.hands[self.turn]
+        if tile is None:
+            if self.can_play(self.turn):
+                raise PassNotAllowedError(f"seat {self.turn} holds a tile that fits and must play")
+            return
+        if not hand & tile.bit:
+            raise TileNotInHandError(f"seat {self.turn} does not hold {tile}")
+        left, right = self.left, self.right
+        if left < 0:
+            if action.end is not None:
+                raise WrongEndError(f"the lead has no end to play on: write '{tile}', not '{action}'")
+            return
+        if action.end is None:
+            raise WrongEndError(
+                f"say which end {tile} goes on (ends {left}|{right}): '{tile}@<number>'"
+            )
+        if not (tile.has(left) or tile.has(right)):
+            raise TileDoesNotFitError(f"{tile} fits neither open end ({left}|{right})")
+        if action.end != left and action.end != right:
+            raise WrongEndError(f"no open end shows {action.end} (ends {left}|{right})")
+        if not tile.has(action.end):
+            raise WrongEndError(f"{tile} does not go on the {action.end} end")
+
+    def apply(self, action: Action, seat: int | None = None) -> HandState:
+        """Check ``action`` (by ``seat``, if given) and return the next state."""
+        self.check(action, seat)
+        return self._advance(action)
+
+    def _advance(self, action: Action) -> HandState:
+        """Apply an action already known to be legal."""
+        rules = self.rules
+        seat = self.turn
+        k = len(self.moves)
+        moves = (*self.moves, action)
+        tile = action.tile
+        if tile is None:
+            bonuses = self.bonuses
+            pending = self.first_pass_pending
+            if pending:
+                bonus = Bonus(BonusKind.FIRST_PASS, (seat + 1) & 1, rules.first_pass_points, k)
+                bonuses = (*bonuses, bonus)
+                pending = False
+            return replace(
+                self, turn=(seat + 1) & 3, moves=moves, bonuses=bonuses, first_pass_pending=pending
+            )
+        hands = list(self.hands)
+        hands[seat] &= ~tile.bit
+        left, right = self.left, self.right
+        capicua = False
+        bonuses = self.bonuses
+        if left < 0:
+            left, right = tile.high, tile.low
+        elif action.end == left:
+            capicua = left != right and tile.high != tile.low and tile.has(right)
+            left = tile.low if tile.high == left else tile.high
+        else:
+            capicua = left != right and tile.high != tile.low and tile.has(left)
+            right = tile.low if tile.high == right else tile.high
+        hand_tuple = (hands[0], hands[1], hands[2], hands[3])
+        open_mask = NUMBER_MASK[left] | NUMBER_MASK[right]
+        if k == 0 and tile.high == tile.low and rules.unanswered_double_lead_points:
+            if not hands[(seat + 1) & 3] & open_mask:
+                bonuses = (
+                    *bonuses,
+                    Bonus(
+                        BonusKind.UNANSWERED_DOUBLE_LEAD,
+                        seat & 1,
+                        rules.unanswered_double_lead_points,
+                        k,
+                    ),
+                )
+        outcome: Outcome | None = None
+        if not hands[seat]:
+            outcome = _pegarse(rules, hand_tuple, seat, capicua)
+        elif not (hands[0] | hands[1] | hands[2] | hands[3]) & open_mask:
+            outcome = _tranque(rules, hand_tuple, seat, self.leader)
+        return HandState(
+            rules,
+            hand_tuple,
+            self.sleepers,
+            self.leader,
+            (seat + 1) & 3,
+            left,
+            right,
+            moves,
+            outcome,
+            bonuses,
+            self.first_pass_pending,
+        )
+
+
+def _pegarse(rules: Rules, hands: tuple[int, int, int, int], seat: int, capicua: bool) -> Outcome:
+    pips = (pips_of(hands[0]), pips_of(hands[1]), pips_of(hands[2]), pips_of(hands[3]))
+    points = pips[(seat + 1) & 3] + pips[(seat + 3) & 3]
+    if capicua:
+        points *= rules.capicua_multiplier
+    return Outcome(EndKind.PEGARSE, seat, seat & 1, points, pips, seat, capicua)
+
+
+def _first_after(closer: int, seats: Sequence[int]) -> int:
+    """Of ``seats``, the first to play after ``closer`` in playing order."""
+    for step in (1, 2, 3, 4):
+        seat = (closer + step) & 3
+        if seat in seats:
+            return seat
+    raise AssertionError("no seat given")
+
+
+def _tranque(
+    rules: Rules, hands: tuple[int, int, int, int], closer: int, leader: int
+) -> Outcome:
+    pips = (pips_of(hands[0]), pips_of(hands[1]), pips_of(hands[2]), pips_of(hands[3]))
+    lowest = min(pips)
+    holders = [s for s in SEATS if pips[s] == lowest]
+    pairs = {s & 1 for s in holders}
+    if len(pairs) == 1:
+        pair = holders[0] & 1
+        winner = holders[0] if len(holders) == 1 else _first_after(closer, holders)
+        points = pips[pair ^ 1] + pips[(pair ^ 1) + 2]
+        return Outcome(EndKind.TRANQUE, winner, pair, points, pips, closer)
+    if rules.tied_block is TiedBlock.NOBODY_SCORES:
+        return Outcome(EndKind.TIED_TRANQUE, None, None, 0, pips, closer)
+    pair = leader & 1
+    mine = (pair, pair + 2)
+    best = min(pips[s] for s in mine)
+    winner = _first_after(closer, [s for s in mine if pips[s] == best])
+    points = pips[pair ^ 1] + pips[(pair ^ 1) + 2]
+    return Outcome(EndKind.TIED_TRANQUE, winner, pair, points, pips, closer)
+
+
