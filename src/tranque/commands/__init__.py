@@ -1,0 +1,1 @@
+"""Subcommands of the `tranque` command that belong to no other room."""

@@ -1,0 +1,1 @@
+"""Verifiable deals: commitments, seeds, the HMAC stream, shuffle and verify. Imports rules only."""
