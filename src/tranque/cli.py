@@ -11,6 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from tranque.commands import CommandError
 from tranque.rules.errors import RulesError
 
 # Modules that add subcommands. Each defines register(subparsers) -> None and sets
@@ -23,10 +24,6 @@ _COMMAND_MODULES = (
     "tranque.arena.commands",
     "tranque.server.commands",
 )
-
-
-class CommandError(Exception):
-    """A bad argument or input file: printed as one line, exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
