@@ -182,9 +182,7 @@ class Deal:
         return Deal((masks[0], masks[1], masks[2], masks[3]), sleeper_mask)
 
     @staticmethod
-    def from_text(
-        hands: Sequence[str], sleepers: str | None = None, *, rules: Rules
-    ) -> Deal:
+    def from_text(hands: Sequence[str], sleepers: str | None = None, *, rules: Rules) -> Deal:
         """``Deal.from_text(["99 98 ...", ...], "..." )``; record notation."""
         if len(hands) != 4:
             raise InvalidDealError(f"a deal has 4 hands, not {len(hands)}")
@@ -356,7 +354,9 @@ class HandState:
         left, right = self.left, self.right
         if left < 0:
             if action.end is not None:
-                raise WrongEndError(f"the lead has no end to play on: write '{tile}', not '{action}'")
+                raise WrongEndError(
+                    f"the lead has no end to play on: write '{tile}', not '{action}'"
+                )
             return
         if action.end is None:
             raise WrongEndError(
@@ -406,17 +406,16 @@ class HandState:
             right = tile.low if tile.high == right else tile.high
         hand_tuple = (hands[0], hands[1], hands[2], hands[3])
         open_mask = NUMBER_MASK[left] | NUMBER_MASK[right]
-        if k == 0 and tile.high == tile.low and rules.unanswered_double_lead_points:
-            if not hands[(seat + 1) & 3] & open_mask:
-                bonuses = (
-                    *bonuses,
-                    Bonus(
-                        BonusKind.UNANSWERED_DOUBLE_LEAD,
-                        seat & 1,
-                        rules.unanswered_double_lead_points,
-                        k,
-                    ),
-                )
+        if (
+            k == 0
+            and tile.high == tile.low
+            and rules.unanswered_double_lead_points
+            and not hands[(seat + 1) & 3] & open_mask
+        ):
+            # Barrio: a double lead the next player cannot answer (a blocked table included).
+            points = rules.unanswered_double_lead_points
+            bonus = Bonus(BonusKind.UNANSWERED_DOUBLE_LEAD, seat & 1, points, k)
+            bonuses = (*bonuses, bonus)
         outcome: Outcome | None = None
         if not hands[seat]:
             outcome = _pegarse(rules, hand_tuple, seat, capicua)
@@ -454,9 +453,7 @@ def _first_after(closer: int, seats: Sequence[int]) -> int:
     raise AssertionError("no seat given")
 
 
-def _tranque(
-    rules: Rules, hands: tuple[int, int, int, int], closer: int, leader: int
-) -> Outcome:
+def _tranque(rules: Rules, hands: tuple[int, int, int, int], closer: int, leader: int) -> Outcome:
     pips = (pips_of(hands[0]), pips_of(hands[1]), pips_of(hands[2]), pips_of(hands[3]))
     lowest = min(pips)
     holders = [s for s in SEATS if pips[s] == lowest]
@@ -474,5 +471,3 @@ def _tranque(
     winner = _first_after(closer, [s for s in mine if pips[s] == best])
     points = pips[pair ^ 1] + pips[(pair ^ 1) + 2]
     return Outcome(EndKind.TIED_TRANQUE, winner, pair, points, pips, closer)
-
-

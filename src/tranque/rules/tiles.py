@@ -1,8 +1,8 @@
 """Tiles, the double-nine and double-six sets, and tile notation.
 
-A tile is written high half first (``"94"``, ``"00"``); input accepts either order. Every tile has a
-*universal index*, its position in the canonical double-nine order (00, 01, ..., 09, 11, ..., 99), so
-that a set of tiles of either set fits in one int bitmask: the fast path and the views both use it.
+A tile is written high half first (``"94"``, ``"00"``); input accepts either order. Every tile
+has a *universal index*, its position in the canonical double-nine order (00, 01, ..., 09, 11,
+..., 99), so that tiles of either set fit in one int bitmask: the fast path and views use it.
 
 >>> Tile.parse("49")
 Tile(high=9, low=4)
@@ -24,7 +24,7 @@ MAX_PIP = 9
 
 
 def _universal_index(low: int, high: int) -> int:
-    # Tiles (a, b), a <= b, ordered by a then b: row a starts after rows 0..a-1 of lengths 10, 9, ...
+    # Tiles (a, b), a <= b, by a then b: row a starts after rows 0..a-1 of lengths 10, 9, ...
     return low * (2 * MAX_PIP + 3 - low) // 2 + (high - low)
 
 

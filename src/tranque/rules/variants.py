@@ -3,8 +3,8 @@
 The presets follow the variants table of the rule book (section 10) as RULES-NOTES reads it. A table
 may combine options freely: ``replace(HAVANA, capicua_multiplier=2)`` is a valid ``Rules``.
 
->>> HAVANA.target, MIAMI.games_to_win_match, ORIENTE.tiles_each, BARRIO.unanswered_double_lead_points
-(100, 2, 7, 20)
+>>> HAVANA.target, MIAMI.games_to_win_match, ORIENTE.tiles_each
+(100, 2, 7)
 >>> Rules.from_json("havana") is HAVANA
 True
 """
@@ -63,7 +63,7 @@ class Rules:
         if self.max_pip not in (6, 9):
             raise UnknownOptionError(f"max_pip must be 6 or 9, not {self.max_pip!r}")
         n_tiles = (self.max_pip + 1) * (self.max_pip + 2) // 2
-        if not (1 <= self.tiles_each and 4 * self.tiles_each <= n_tiles):
+        if not (self.tiles_each >= 1 and 4 * self.tiles_each <= n_tiles):
             raise UnknownOptionError(
                 f"tiles_each={self.tiles_each!r} does not fit four hands in {n_tiles} tiles"
             )
@@ -124,7 +124,9 @@ class Rules:
         changes: dict[str, Any] = {}
         for key, value in options.items():
             if key not in fields:
-                raise UnknownOptionError(f"unknown rules option {key!r}; known: {', '.join(fields)}")
+                raise UnknownOptionError(
+                    f"unknown rules option {key!r}; known: {', '.join(fields)}"
+                )
             enum_type = _ENUM_FIELDS.get(key)
             if enum_type is not None:
                 try:

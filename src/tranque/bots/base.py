@@ -1,0 +1,84 @@
+"""The Bot protocol, the registry of bots by name, and the random bot.
+
+A bot takes every decision a player takes, each from the seat's own ``SeatView`` only: which tile
+to play and where, Salgo / Sal tú, whether to ask for a redeal. Bots are deterministic given their
+seed and what they are shown, so two positions that look the same to a seat get the same decision.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from tranque.rules.game import LeadChoice
+from tranque.rules.hand import Action
+from tranque.rules.views import SeatView
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose_action(self, view: SeatView) -> Action:
+        """A legal action from ``view.legal`` (called only on the seat's turn)."""
+        ...
+
+    def choose_lead(self, view: SeatView) -> LeadChoice:
+        """Salgo or Sal tú, when the seat's pair has the right to lead."""
+        ...
+
+    def ask_redeal(self, view: SeatView) -> bool:
+        """Whether to show 5+ doubles and ask for a redeal."""
+        ...
+
+
+class RandomBot:
+    """Uniformly random legal moves; the baseline every other bot must beat."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose_action(self, view: SeatView) -> Action:
+        return self.rng.choice(view.legal)
+
+    def choose_lead(self, view: SeatView) -> LeadChoice:
+        return self.rng.choice((LeadChoice.SALGO, LeadChoice.SAL_TU))
+
+    def ask_redeal(self, view: SeatView) -> bool:
+        return self.rng.random() < 0.5
+
+
+_REGISTRY: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot}
+
+
+def register_bot(name: str, factory: Callable[[int | None], Bot]) -> None:
+    _REGISTRY[name] = factory
+
+
+def bot_names() -> list[str]:
+    _load_all()
+    return sorted(_REGISTRY)
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A new bot by name (``random``, ``heuristic``, ``strong``, ...)."""
+    _load_all()
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+    return factory(seed)
+
+
+def _load_all() -> None:
+    # Bots other than random live in their own modules and register on import.
+    import importlib
+
+    for module in ("tranque.bots.heuristic", "tranque.bots.strong"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
