@@ -1,0 +1,592 @@
+"""The fast path of the rules for search: numba kernels on int64 bitmasks.
+
+A position is one flat ``int64`` array (see the ``S_*`` offsets below): the four hands as universal
+tile bitmasks (``tiles.Tile.bit``), the open ends, the turn, what has been played, and what everyone
+has *publicly* shown: the numbers each seat is known to lack (from its passes), the number each seat
+last left open, tile counts. A move is an ``int64``: ``tile_index * 16 + end`` with ``end`` the open
+number it goes on, ``LEAD_END`` (10) for the lead, and ``PASS`` (-1).
+
+The semantics are exactly those of ``rules.hand.HandState``: pegarse, the blocked-table check after
+every play (the lead included), the block winner (partners sharing the lowest total win; a lowest
+total shared across the pairs is a tied block, scored per ``rules.tied_block``), capicúa, points for
+the pair. ``tests/bots/test_kernels.py`` checks this against the checked path on many random hands.
+Bonuses (Miami's first pass, Barrio's unanswered double lead) are not part of a hand's own outcome
+and are not modelled here.
+
+A position built from a ``SeatView`` (``view_state``) has zeros for the hands the seat cannot see;
+the heuristic reads only the seat's own hand and public fields, so it works on both.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from numba import njit
+
+from tranque.rules.tiles import ALL_TILES, NUMBER_MASK, PIPS
+
+N_TILES = 55
+PASS = -1
+LEAD_END = 10
+
+# Offsets in a position array.
+S_HANDS = 0  # 4 hands
+S_LEFT = 4
+S_RIGHT = 5
+S_TURN = 6
+S_LEADER = 7
+S_PLAYED = 8
+S_VOID = 9  # 4 masks of numbers (bit n = number n) each seat is known to lack
+S_LAST_OPEN = 13  # 4: the number each seat last left open (-1: none yet)
+S_PIPS = 17  # 4: pips left in each hand (meaningless for hands a view cannot see)
+S_KIND = 21  # 0 on, 1 pegarse, 2 tranque, 3 tied tranque
+S_VALUE = 22  # points, signed for pair A (positive: pair A scores)
+S_WINNER = 23  # winning seat, -1 for an unscored tie
+S_NMOVES = 24
+S_CAPICUA_MULT = 25
+S_TIED_MODE = 26  # 0: nobody scores; 1: the leading pair wins it
+S_SET_MASK = 27
+S_COUNT = 28  # 4 tile counts (public)
+S_PLAYED_BY = 32  # 4 masks of tiles each seat has played
+S_CAPICUA = 36
+S_CLOSER = 37
+S_SIZE = 40
+
+KIND_ON, KIND_PEGARSE, KIND_TRANQUE, KIND_TIED = 0, 1, 2, 3
+
+T_HI = np.array([t.high for t in ALL_TILES], np.int64)
+T_LO = np.array([t.low for t in ALL_TILES], np.int64)
+T_PIPS = np.array(PIPS, np.int64)
+NUM_MASK = np.array(NUMBER_MASK, np.int64)
+NUM_TILES = np.array([[t.index for t in ALL_TILES if t.has(n)] for n in range(10)], np.int64)
+
+# Heuristic feature weights (see ``heuristic_scores``); index: meaning.
+W_PIPS, W_DOUBLE, W_ACCOMP, W_MOBILITY, W_VARIETY = 0, 1, 2, 3, 4
+W_PARTNER_KILL, W_NEXT_VOID, W_PREV_VOID, W_PARTNER_VOID, W_TRANQUE = 5, 6, 7, 8, 9
+N_WEIGHTS = 10
+
+
+# --------------------------------------------------------------------------------------------
+# Small helpers
+
+
+@njit(cache=True)
+def popcount(m: int) -> int:
+    c = 0
+    while m:
+        m &= m - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def mask_pips(m: int) -> int:
+    total = 0
+    for i in range(N_TILES):
+        if (m >> i) & 1:
+            total += T_PIPS[i]
+    return total
+
+
+@njit(cache=True)
+def rng_next(rng: np.ndarray) -> np.uint64:
+    """xorshift64*: one step of a generator held in a 1-element uint64 array."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x * np.uint64(2685821657736338717)
+
+
+@njit(cache=True)
+def rng_float(rng: np.ndarray) -> float:
+    return float(rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def rng_seed(rng: np.ndarray, seed: int, stream: int) -> None:
+    """Seed deterministically from two integers (splitmix64 finaliser)."""
+    z = np.uint64(seed & 0x7FFFFFFFFFFFFFFF) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(
+        stream & 0x7FFFFFFFFFFFFFFF
+    )
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    if z == np.uint64(0):
+        z = np.uint64(0x2545F4914F6CDD1D)
+    rng[0] = z
+
+
+# --------------------------------------------------------------------------------------------
+# Positions and moves
+
+
+@njit(cache=True)
+def new_state(
+    hands: np.ndarray,
+    leader: int,
+    tiles_each: int,
+    capicua_mult: int,
+    tied_mode: int,
+    set_mask: int,
+) -> np.ndarray:
+    """A position before the lead. ``hands`` may hold zeros for hands a seat cannot see."""
+    S = np.zeros(S_SIZE, np.int64)
+    for s in range(4):
+        S[S_HANDS + s] = hands[s]
+        S[S_PIPS + s] = mask_pips(hands[s])
+        S[S_COUNT + s] = tiles_each
+        S[S_LAST_OPEN + s] = -1
+    S[S_LEFT] = -1
+    S[S_RIGHT] = -1
+    S[S_TURN] = leader
+    S[S_LEADER] = leader
+    S[S_WINNER] = -1
+    S[S_CAPICUA_MULT] = capicua_mult
+    S[S_TIED_MODE] = tied_mode
+    S[S_SET_MASK] = set_mask
+    S[S_CLOSER] = -1
+    return S
+
+
+@njit(cache=True)
+def legal_moves(S: np.ndarray, out: np.ndarray) -> int:
+    """Fill ``out`` with the legal moves of the seat to play (``[PASS]`` if none); return count.
+
+    Same order as ``HandState.legal_actions``: the left end's tiles first, by universal index.
+    """
+    hand = S[S_TURN]
+    hand = S[S_HANDS + hand]
+    left = S[S_LEFT]
+    n = 0
+    if left < 0:
+        for i in range(N_TILES):
+            if (hand >> i) & 1:
+                out[n] = i * 16 + LEAD_END
+                n += 1
+        return n
+    right = S[S_RIGHT]
+    for j in range(10):
+        i = NUM_TILES[left, j]
+        if (hand >> i) & 1:
+            out[n] = i * 16 + left
+            n += 1
+    if right != left:
+        for j in range(10):
+            i = NUM_TILES[right, j]
+            if (hand >> i) & 1:
+                out[n] = i * 16 + right
+                n += 1
+    if n == 0:
+        out[0] = PASS
+        n = 1
+    return n
+
+
+@njit(cache=True)
+def _first_after(closer: int, seats_mask: int) -> int:
+    for step in range(1, 5):
+        s = (closer + step) & 3
+        if (seats_mask >> s) & 1:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def apply_move(S: np.ndarray, mv: int) -> None:
+    """Apply a legal move in place and settle the hand if it ends (pegarse or tranque)."""
+    seat = S[S_TURN]
+    S[S_NMOVES] += 1
+    S[S_TURN] = (seat + 1) & 3
+    left = S[S_LEFT]
+    right = S[S_RIGHT]
+    if mv < 0:
+        if left >= 0:
+            S[S_VOID + seat] |= (1 << left) | (1 << right)
+        return
+    idx = mv >> 4
+    end = mv & 15
+    bit = np.int64(1) << idx
+    S[S_HANDS + seat] &= ~bit
+    S[S_PLAYED] |= bit
+    S[S_PLAYED_BY + seat] |= bit
+    S[S_COUNT + seat] -= 1
+    S[S_PIPS + seat] -= T_PIPS[idx]
+    hi = T_HI[idx]
+    lo = T_LO[idx]
+    capicua = 0
+    if left < 0:
+        left = hi
+        right = lo
+        opened = hi
+    elif end == left:
+        if left != right and hi != lo and (hi == right or lo == right):
+            capicua = 1
+        left = lo if hi == left else hi
+        opened = left
+    else:
+        if left != right and hi != lo and (hi == left or lo == left):
+            capicua = 1
+        right = lo if hi == right else hi
+        opened = right
+    S[S_LEFT] = left
+    S[S_RIGHT] = right
+    S[S_LAST_OPEN + seat] = opened
+    open_mask = NUM_MASK[left] | NUM_MASK[right]
+    if S[S_COUNT + seat] == 0:
+        points = S[S_PIPS + ((seat + 1) & 3)] + S[S_PIPS + ((seat + 3) & 3)]
+        if capicua:
+            points *= S[S_CAPICUA_MULT]
+        S[S_KIND] = KIND_PEGARSE
+        S[S_WINNER] = seat
+        S[S_VALUE] = points if (seat & 1) == 0 else -points
+        S[S_CAPICUA] = capicua
+        S[S_CLOSER] = seat
+    elif (S[0] | S[1] | S[2] | S[3]) & open_mask == 0:
+        S[S_CLOSER] = seat
+        lowest = S[S_PIPS]
+        for s in range(1, 4):
+            if S[S_PIPS + s] < lowest:
+                lowest = S[S_PIPS + s]
+        holders = 0
+        for s in range(4):
+            if S[S_PIPS + s] == lowest:
+                holders |= 1 << s
+        in_a = (holders & 0b0101) != 0
+        in_b = (holders & 0b1010) != 0
+        if in_a != in_b:
+            pair = 0 if in_a else 1
+            winner = _first_after(seat, holders)
+            points = S[S_PIPS + (pair ^ 1)] + S[S_PIPS + (pair ^ 1) + 2]
+            S[S_KIND] = KIND_TRANQUE
+            S[S_WINNER] = winner
+            S[S_VALUE] = points if pair == 0 else -points
+        else:
+            S[S_KIND] = KIND_TIED
+            if S[S_TIED_MODE] == 0:
+                S[S_WINNER] = -1
+                S[S_VALUE] = 0
+            else:
+                pair = S[S_LEADER] & 1
+                a = S[S_PIPS + pair]
+                b = S[S_PIPS + pair + 2]
+                best = a if a < b else b
+                mine = 0
+                if a == best:
+                    mine |= 1 << pair
+                if b == best:
+                    mine |= 1 << (pair + 2)
+                S[S_WINNER] = _first_after(seat, mine)
+                points = S[S_PIPS + (pair ^ 1)] + S[S_PIPS + (pair ^ 1) + 2]
+                S[S_VALUE] = points if pair == 0 else -points
+
+
+@njit(cache=True)
+def replay_moves(S: np.ndarray, moves: np.ndarray, n: int) -> None:
+    for k in range(n):
+        apply_move(S, moves[k])
+
+
+# --------------------------------------------------------------------------------------------
+# The heuristic: what Cuban players teach, as a score per move
+
+
+@njit(cache=True)
+def heuristic_scores(
+    S: np.ndarray, moves: np.ndarray, n: int, W: np.ndarray, out: np.ndarray
+) -> None:
+    """Score each legal move of the seat to play, from what that seat may know.
+
+    Reads the seat's own hand and public fields only (played tiles, ends, passes, counts, the
+    numbers each seat left open); never another hand. Features, each with its weight in ``W``:
+    botar la gorda (pips of the tile), doubles first, la más acompañada (own tiles of the number
+    left open), mobility (own tiles that fit the new ends), variety (numbers still held), do not
+    kill the partner's number, close the numbers the opponents passed on (and not the partner's),
+    and, for a play that may block the table, whether its pip count wins that tranque.
+    """
+    seat = S[S_TURN]
+    H = S[S_HANDS + seat]
+    unseen = S[S_SET_MASK] & ~S[S_PLAYED] & ~H
+    n_unseen = popcount(unseen)
+    nxt = (seat + 1) & 3
+    partner = (seat + 2) & 3
+    prev = (seat + 3) & 3
+    c_next = S[S_COUNT + nxt]
+    c_partner = S[S_COUNT + partner]
+    c_prev = S[S_COUNT + prev]
+    n_sleep = n_unseen - c_next - c_partner - c_prev
+    min_other = c_next
+    if c_partner < min_other:
+        min_other = c_partner
+    if c_prev < min_other:
+        min_other = c_prev
+    avg_unseen = mask_pips(unseen) / n_unseen if n_unseen > 0 else 0.0
+    pnum = S[S_LAST_OPEN + partner]
+    left = S[S_LEFT]
+    right = S[S_RIGHT]
+    v_next = S[S_VOID + nxt]
+    v_prev = S[S_VOID + prev]
+    v_partner = S[S_VOID + partner]
+    for i in range(n):
+        mv = moves[i]
+        if mv < 0:
+            out[i] = 0.0
+            continue
+        idx = mv >> 4
+        end = mv & 15
+        hi = T_HI[idx]
+        lo = T_LO[idx]
+        H2 = H & ~(np.int64(1) << idx)
+        if end == LEAD_END:
+            nl = hi
+            nr = lo
+            opened = hi
+        elif end == left:
+            nl = lo if hi == end else hi
+            nr = right
+            opened = nl
+        else:
+            nl = left
+            nr = lo if hi == end else hi
+            opened = nr
+        s = W[W_PIPS] * T_PIPS[idx]
+        if hi == lo:
+            s += W[W_DOUBLE]
+        if H2 == 0:
+            out[i] = s + 1000.0
+            continue
+        acc = popcount(H2 & NUM_MASK[opened])
+        if end == LEAD_END and lo != hi:
+            acc = max(acc, popcount(H2 & NUM_MASK[lo]))
+        s += W[W_ACCOMP] * acc
+        fit_mask = NUM_MASK[nl] | NUM_MASK[nr]
+        s += W[W_MOBILITY] * popcount(H2 & fit_mask)
+        variety = 0
+        for k in range(10):
+            if H2 & NUM_MASK[k]:
+                variety += 1
+        s += W[W_VARIETY] * variety
+        if end != LEAD_END and end == pnum and hi != lo and nl != pnum and nr != pnum:
+            s -= W[W_PARTNER_KILL]
+        both = (1 << nl) | (1 << nr)
+        if v_next & both == both:
+            s += W[W_NEXT_VOID]
+        if v_prev & both == both:
+            s += W[W_PREV_VOID]
+        if v_partner & both == both:
+            s -= W[W_PARTNER_VOID]
+        if H2 & fit_mask == 0:
+            # No tile of mine fits the new ends: the table blocks unless someone else holds one.
+            k = popcount(unseen & fit_mask)
+            p_block = 1.0
+            for j in range(k):
+                if n_unseen - j <= 0:
+                    break
+                p_block *= max(0.0, (n_sleep - j) / (n_unseen - j))
+            if p_block > 0.0:
+                margin = avg_unseen * min_other - mask_pips(H2)
+                x = margin / 10.0
+                if x > 1.0:
+                    x = 1.0
+                elif x < -1.0:
+                    x = -1.0
+                s += W[W_TRANQUE] * p_block * x
+        out[i] = s
+
+
+@njit(cache=True)
+def heuristic_choice(S: np.ndarray, W: np.ndarray, moves: np.ndarray, scores: np.ndarray) -> int:
+    """The heuristic's move (highest score, first on ties)."""
+    n = legal_moves(S, moves)
+    if n == 1:
+        return moves[0]
+    heuristic_scores(S, moves, n, W, scores)
+    best = 0
+    for i in range(1, n):
+        if scores[i] > scores[best]:
+            best = i
+    return moves[best]
+
+
+@njit(cache=True)
+def softmax_pick(scores: np.ndarray, n: int, temp: float, rng: np.ndarray) -> int:
+    top = scores[0]
+    for i in range(1, n):
+        if scores[i] > top:
+            top = scores[i]
+    total = 0.0
+    for i in range(n):
+        total += math.exp((scores[i] - top) / temp)
+    r = rng_float(rng) * total
+    for i in range(n):
+        r -= math.exp((scores[i] - top) / temp)
+        if r <= 0.0:
+            return i
+    return n - 1
+
+
+# --------------------------------------------------------------------------------------------
+# Playouts
+
+
+@njit(cache=True)
+def playout_random(S: np.ndarray, rng: np.ndarray, moves: np.ndarray) -> int:
+    """Play to the end with uniformly random legal moves; returns points signed for pair A."""
+    while S[S_KIND] == KIND_ON:
+        n = legal_moves(S, moves)
+        k = 0 if n == 1 else int(rng_float(rng) * n)
+        apply_move(S, moves[k])
+    return S[S_VALUE]
+
+
+@njit(cache=True)
+def playout_heuristic(
+    S: np.ndarray,
+    W: np.ndarray,
+    temp: float,
+    rng: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+) -> int:
+    """Play to the end with the heuristic (softmax at ``temp``; greedy when ``temp`` <= 0)."""
+    while S[S_KIND] == KIND_ON:
+        n = legal_moves(S, moves)
+        if n == 1:
+            apply_move(S, moves[0])
+            continue
+        heuristic_scores(S, moves, n, W, scores)
+        if temp <= 0.0:
+            k = 0
+            for i in range(1, n):
+                if scores[i] > scores[k]:
+                    k = i
+        else:
+            k = softmax_pick(scores, n, temp, rng)
+        apply_move(S, moves[k])
+    return S[S_VALUE]
+
+
+@njit(cache=True)
+def random_deal(rng: np.ndarray, tiles_each: int, max_pip: int, hands: np.ndarray) -> int:
+    """Shuffle the set and deal four hands into ``hands``; returns the set's mask."""
+    order = np.empty(N_TILES, np.int64)
+    n = 0
+    for i in range(N_TILES):
+        if T_HI[i] <= max_pip:
+            order[n] = i
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = int(rng_float(rng) * (i + 1))
+        t = order[i]
+        order[i] = order[j]
+        order[j] = t
+    set_mask = 0
+    for i in range(n):
+        set_mask |= np.int64(1) << order[i]
+    for s in range(4):
+        h = 0
+        for k in range(tiles_each):
+            h |= np.int64(1) << order[s * tiles_each + k]
+        hands[s] = h
+    return set_mask
+
+
+@njit(cache=True)
+def random_hands(n: int, seed: int) -> int:
+    """Deal and play ``n`` Havana hands at random; returns a checksum of the points."""
+    rng = np.zeros(1, np.uint64)
+    rng_seed(rng, seed, 0)
+    hands = np.zeros(4, np.int64)
+    moves = np.zeros(64, np.int64)
+    total = 0
+    for k in range(n):
+        set_mask = random_deal(rng, 10, 9, hands)
+        S = new_state(hands, k & 3, 10, 1, 0, set_mask)
+        total += playout_random(S, rng, moves)
+    return total
+
+
+def random_playouts_per_second(seconds: float = 1.0) -> float:
+    """Random complete Havana hands per second through the kernel, each with its own deal."""
+    random_hands(10, 1)  # compile (or load from cache) outside the timing
+    done = 0
+    batch = 1000
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        random_hands(batch, done + 1)
+        done += batch
+        elapsed = time.perf_counter() - start
+        if elapsed < seconds / 10:
+            batch *= 2
+    return done / elapsed
+
+
+# --------------------------------------------------------------------------------------------
+# Exact endgame: minimax with alpha-beta on a fully determinised position
+
+
+@njit(cache=True)
+def _enter(stack: np.ndarray, moves: np.ndarray, meta: np.ndarray, d: int, a: int, b: int) -> None:
+    S = stack[d]
+    meta[d, 0] = legal_moves(S, moves[d])  # children
+    meta[d, 1] = 0  # next child
+    meta[d, 2] = 1 if (S[S_TURN] & 1) == 0 else 0  # pair A to play: maximise
+    meta[d, 3] = -100000 if meta[d, 2] else 100000  # best so far
+    meta[d, 4] = a
+    meta[d, 5] = b
+
+
+@njit(cache=True)
+def _back_up(meta: np.ndarray, d: int, v: int) -> None:
+    if meta[d, 2]:
+        if v > meta[d, 3]:
+            meta[d, 3] = v
+        if meta[d, 3] > meta[d, 4]:
+            meta[d, 4] = meta[d, 3]
+    else:
+        if v < meta[d, 3]:
+            meta[d, 3] = v
+        if meta[d, 3] < meta[d, 5]:
+            meta[d, 5] = meta[d, 3]
+
+
+@njit(cache=True)
+def solve_exact(S: np.ndarray) -> int:
+    """The perfect-information minimax value (points signed for pair A) of a full position.
+
+    Alpha-beta, iterative (numba's cache does not keep recursive functions safely).
+    """
+    if S[S_KIND] != KIND_ON:
+        return S[S_VALUE]
+    stack = np.zeros((160, S_SIZE), np.int64)
+    moves = np.zeros((160, 24), np.int64)
+    meta = np.zeros((160, 6), np.int64)
+    stack[0, :] = S
+    _enter(stack, moves, meta, 0, -100000, 100000)
+    d = 0
+    while True:
+        if meta[d, 1] < meta[d, 0] and meta[d, 4] < meta[d, 5]:
+            child = stack[d + 1]
+            child[:] = stack[d]
+            apply_move(child, moves[d, meta[d, 1]])
+            meta[d, 1] += 1
+            if child[S_KIND] != KIND_ON:
+                _back_up(meta, d, child[S_VALUE])
+            else:
+                _enter(stack, moves, meta, d + 1, meta[d, 4], meta[d, 5])
+                d += 1
+        else:
+            v = meta[d, 3]
+            if d == 0:
+                return v
+            d -= 1
+            _back_up(meta, d, v)
+
+
+@njit(cache=True)
+def hand_tiles_left(S: np.ndarray) -> int:
+    return S[S_COUNT] + S[S_COUNT + 1] + S[S_COUNT + 2] + S[S_COUNT + 3]
