@@ -287,3 +287,46 @@ def test_a_forged_huge_attempt_count_is_refused_quickly() -> None:
         f"deal (attempt {2**40 - 1}) matches the hands in the record",
     ]
     assert "u32" in bad[-1].detail
+
+
+# --------------------------------------------------------------------------------------------
+# Robustness: no value in a record can make verify crash
+
+
+def _paths(node: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    out = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, (*path, i))
+    return out
+
+
+def _replaced(record: Any, path: tuple[object, ...], value: object) -> Any:
+    record = copy.deepcopy(record)
+    if not path:
+        return value
+    node = record
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    return record
+
+
+WEIRD: list[object] = [None, True, -1, 0, 2**40, 1.5, "", "zz", "\ud800", [], {}, [None] * 4]
+
+
+def test_no_value_makes_verify_crash(havana_game: dict[str, Any]) -> None:
+    """Replace every value of a 1-hand game record by odd ones: a named check fails or the
+    record is refused as malformed, never an unexpected exception."""
+    game = copy.deepcopy(havana_game)
+    game["hands"] = game["hands"][:1]
+    for path in _paths(game):
+        for value in WEIRD:
+            try:
+                checks = verify_record(_replaced(game, path, value))
+            except InvalidRecordError:
+                continue
+            assert all(isinstance(c, Check) for c in checks)

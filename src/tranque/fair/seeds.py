@@ -111,9 +111,11 @@ class HandFairness:
         if not isinstance(data, Mapping):
             raise InvalidRecordError(f"fairness must be an object, not {data!r}")
         table_id = data.get("table_id")
-        if not isinstance(table_id, str):
-            raise InvalidRecordError(f"fairness.table_id must be a string, not {table_id!r}")
+        if not isinstance(table_id, str) or not _is_utf8(table_id):
+            raise InvalidRecordError(f"fairness.table_id must be UTF-8 text, not {table_id!r}")
         hand_number = _int(data, "hand_number", minimum=1)
+        if hand_number >= 1 << 32:
+            raise InvalidRecordError(f"fairness.hand_number {hand_number} does not fit a u32")
         attempts = _int(data, "attempts", minimum=1)
         server_seed = parse_hex(data.get("server_seed"), "fairness.server_seed")
         commit = data.get("server_commit")
@@ -170,6 +172,14 @@ def parse_hex(value: object, what: str) -> bytes:
         return bytes.fromhex(value)
     except ValueError:
         raise InvalidRecordError(f"{what} is not hex: {value!r}") from None
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, which JSON can spell as "\\ud800"
+        return False
+    return True
 
 
 def _int(data: Mapping[str, object], name: str, *, minimum: int) -> int:
