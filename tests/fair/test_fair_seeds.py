@@ -104,7 +104,9 @@ def test_json_round_trip() -> None:
         ("seat_status", ["bot", "bot", "robot", "bot"], r"seat_status\[2\] = 'robot'"),
         ("hand_number", 0, "hand_number must be an integer >= 1"),
         ("attempts", True, "attempts must be an integer >= 1"),
-        ("table_id", 5, "table_id must be a string"),
+        ("table_id", 5, "table_id must be UTF-8 text"),
+        ("table_id", "mesa-\ud800", "table_id must be UTF-8 text"),
+        ("hand_number", 2**32, "does not fit a u32"),
         ("client_commits", [1, None, None, None], r"client_commits\[0\]"),
     ],
 )
