@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from tranque.bots import kernels as K
-from tranque.rules.hand import PASS, Action
+from tranque.rules.dealing import random_deal
+from tranque.rules.game import GameState, Phase, Setup
+from tranque.rules.hand import PASS, Action, HandState
 from tranque.rules.tiles import ALL_TILES, mask_of
 from tranque.rules.variants import Rules, TiedBlock
-from tranque.rules.views import SeatView
+from tranque.rules.views import SeatView, seat_view
 
 
 def action_code(action: Action) -> int:
@@ -58,3 +60,18 @@ def view_state(view: SeatView) -> tuple[np.ndarray, np.ndarray]:
     K.replay_moves(S, codes, len(codes))
     S[K.S_KIND] = K.KIND_ON  # other hands are unknown here, so the kernel's settling is moot
     return S, codes
+
+
+def sample_view(rules: Rules | None = None, seed: int = 0, moves: int = 0) -> SeatView:
+    """The view of the seat to play in a random hand after ``moves`` random moves (warm-ups)."""
+    import random
+
+    rules = rules or Rules()
+    rng = random.Random(seed)
+    hand = HandState.start(rules, random_deal(rules, rng), 0)
+    for _ in range(moves):
+        if hand.is_over:
+            break
+        hand = hand.apply(rng.choice(hand.legal_actions()))
+    game = GameState(rules, phase=Phase.PLAY, setup=Setup(1, leader=0), hand=hand)
+    return seat_view(game, hand.turn)

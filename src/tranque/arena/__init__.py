@@ -1,0 +1,1 @@
+"""Duplicate-deal matches between bots: play, statistics, the ``tranque arena`` command."""
