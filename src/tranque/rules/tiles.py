@@ -15,7 +15,7 @@ Tile(high=9, low=4)
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from tranque.rules.errors import MalformedTileError
@@ -34,10 +34,19 @@ class Tile:
 
     high: int
     low: int
+    # Derived, stored because the hot paths read them on every move.
+    index: int = field(init=False, compare=False, repr=False)
+    """Universal index: position in the canonical double-nine order."""
+    bit: int = field(init=False, compare=False, repr=False)
+    pips: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not (0 <= self.low <= self.high <= MAX_PIP):
             raise MalformedTileError(f"no such tile: {self.high}|{self.low}")
+        index = _universal_index(self.low, self.high)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "bit", 1 << index)
+        object.__setattr__(self, "pips", self.high + self.low)
 
     @staticmethod
     def of(a: int, b: int) -> Tile:
@@ -56,21 +65,8 @@ class Tile:
         return tile
 
     @property
-    def pips(self) -> int:
-        return self.high + self.low
-
-    @property
     def is_double(self) -> bool:
         return self.high == self.low
-
-    @property
-    def index(self) -> int:
-        """Universal index: position in the canonical double-nine order."""
-        return _universal_index(self.low, self.high)
-
-    @property
-    def bit(self) -> int:
-        return 1 << self.index
 
     def has(self, number: int) -> bool:
         return number in (self.high, self.low)
