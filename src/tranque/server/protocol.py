@@ -1,0 +1,132 @@
+"""The WebSocket protocol's client messages, as typed msgspec schemas (see docs/protocol.md).
+
+Every message is one JSON object with a ``type``. Unknown fields are refused, so a message that
+tries to name a seat (or anything else the server decides) is malformed, not ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+MAX_MESSAGE_BYTES = 2048  # larger text frames get an error frame; far larger ones close (1009)
+MAX_ID = 64
+
+
+class _Msg(msgspec.Struct, forbid_unknown_fields=True, tag_field="type"):
+    pass
+
+
+class Hello(_Msg, tag="hello"):
+    """First message of a connection: who I am, which table, and the last event I saw."""
+
+    token: str
+    table: str
+    role: Literal["player", "spectator"] = "player"
+    last_seq: int | None = None
+
+
+class Sync(_Msg, tag="sync"):
+    """Ask again for a full view (and the events after ``last_seq``, if still in memory)."""
+
+    last_seq: int | None = None
+
+
+class Ping(_Msg, tag="ping"):
+    id: str | None = None
+
+
+class Sit(_Msg, tag="sit"):
+    id: str
+    seat: int
+
+
+class AddBot(_Msg, tag="add_bot"):
+    id: str
+    seat: int
+
+
+class Leave(_Msg, tag="leave"):
+    id: str
+
+
+class Ready(_Msg, tag="ready"):
+    """A commitment to this hand's client seed: hex SHA-256("tranque-client|" || seed)."""
+
+    id: str
+    hand: int
+    commit: str
+
+
+class Reveal(_Msg, tag="reveal"):
+    id: str
+    hand: int
+    seed: str
+
+
+class Redeal(_Msg, tag="redeal"):
+    id: str
+    seq: int
+    ask: bool
+
+
+class Choose(_Msg, tag="choose"):
+    id: str
+    seq: int
+    choice: Literal["salgo", "sal_tu"]
+
+
+class Play(_Msg, tag="play"):
+    id: str
+    seq: int
+    move: str
+
+
+ClientMessage = Hello | Sync | Ping | Sit | AddBot | Leave | Ready | Reveal | Redeal | Choose | Play
+TABLE_COMMANDS = ("sit", "add_bot", "leave", "ready", "reveal", "redeal", "choose", "play")
+MESSAGE_TYPES = ("hello", "sync", "ping", *TABLE_COMMANDS)
+
+decoder = msgspec.json.Decoder(ClientMessage)
+
+
+class ProtocolError(Exception):
+    def __init__(self, code: str, message: str, cid: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.cid = cid
+
+
+def parse(raw: str | bytes) -> ClientMessage:
+    """A typed message, or ProtocolError with ``malformed`` / ``unknown_type`` / ``too_large``."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        msg = decoder.decode(raw)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        cid = _peek_id(raw)
+        if "`$.type`" in text or "missing required field `type`" in text:
+            try:
+                kind = msgspec.json.decode(raw).get("type")
+            except Exception:
+                kind = None
+            if kind is None or kind not in MESSAGE_TYPES:
+                raise ProtocolError("unknown_type", f"unknown message type {kind!r}", cid) from None
+        raise ProtocolError("malformed", f"malformed message: {text}", cid) from None
+    except msgspec.DecodeError as exc:
+        raise ProtocolError("malformed", f"not a JSON object: {exc}") from None
+    cid = getattr(msg, "id", None)
+    if cid is not None and (not cid or len(cid) > MAX_ID):
+        raise ProtocolError("malformed", f"a command id is 1 to {MAX_ID} characters")
+    return msg
+
+
+def _peek_id(raw: str | bytes) -> str | None:
+    try:
+        obj = msgspec.json.decode(raw)
+    except Exception:
+        return None
+    cid = obj.get("id") if isinstance(obj, dict) else None
+    return cid if isinstance(cid, str) and len(cid) <= MAX_ID else None

@@ -1,0 +1,52 @@
+"""The tables of the database, as SQLAlchemy Core metadata (the migrations create them)."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+guests = sa.Table(
+    "guests",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("nickname", sa.String(64), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("host", sa.String(64), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # "open" | "over"
+    sa.Column("info", sa.Text, nullable=False),  # JSON: settings at creation
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(64), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("type", sa.String(32), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),  # JSON
+    sa.Column("ts", sa.Float, nullable=False),
+    sa.UniqueConstraint("table_id", "seq", name="uq_events_table_seq"),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("record", sa.Text, nullable=False),  # JSON: tranque-game/1 with fairness
+    sa.Column("finished", sa.Float, nullable=False),
+)
+
+meta = sa.Table(
+    "meta",
+    metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)

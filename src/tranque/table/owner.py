@@ -1,0 +1,341 @@
+"""``TableOwner``: the one asyncio task that changes a table, and ``Lobby``: every owner.
+
+An owner takes items from its inbox one at a time (a command, a connection coming or going, a
+clock that runs out) and for each: asks the service for the entry, applies it, makes it durable
+in the event log, and only then sends each recipient its own view of it. A command's answer goes
+through the same ordered queue as the events, after them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from tranque.table.ports import Clock, Entry, Subscriber, TableStore
+from tranque.table.service import (
+    SeedSource,
+    TableError,
+    TableService,
+    TableSettings,
+    resolve_bot_name,
+)
+
+log = logging.getLogger("tranque.table")
+
+_encode = msgspec.json.Encoder().encode
+RECENT = 512  # events kept in memory for a reconnecting client; older gaps get a full resync
+MAX_BATCH = 64
+
+
+def frame(obj: dict[str, Any]) -> bytes:
+    return _encode(obj)
+
+
+class TableOwner:
+    def __init__(
+        self,
+        service: TableService,
+        store: TableStore,
+        clock: Clock,
+        on_over: Callable[[TableOwner], None] | None = None,
+    ) -> None:
+        self.service = service
+        self.store = store
+        self.clock = clock
+        self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self.subscribers: list[Subscriber] = []
+        self.recent: deque[tuple[int, bytes]] = deque(maxlen=RECENT)
+        self.errors: dict[tuple[str, str], dict[str, Any]] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.on_over = on_over
+        self.finished_saved = service.over
+
+    @property
+    def table_id(self) -> str:
+        return self.service.table_id
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self.run(), name=f"table {self.table_id}")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+    # -- the inbox ----
+
+    def command(self, sub: Subscriber, msg: dict[str, Any]) -> None:
+        self.inbox.put_nowait(("cmd", sub, msg))
+
+    def attach(self, sub: Subscriber, last_seq: int | None) -> None:
+        self.inbox.put_nowait(("attach", sub, last_seq))
+
+    def detach(self, sub: Subscriber) -> None:
+        self.inbox.put_nowait(("detach", sub))
+
+    def sync(self, sub: Subscriber, last_seq: int | None) -> None:
+        self.inbox.put_nowait(("sync", sub, last_seq))
+
+    async def run(self) -> None:
+        try:
+            await self._advance()
+            while True:
+                wake = self.service.next_wake()
+                if wake is None:
+                    item = await self.inbox.get()
+                else:
+                    timeout = wake - self.clock.now()
+                    if timeout <= 0:
+                        await self._advance()
+                        continue
+                    try:
+                        item = await asyncio.wait_for(self.inbox.get(), timeout)
+                    except TimeoutError:
+                        await self._advance()
+                        continue
+                await self._handle(item)
+                # Drain what is already waiting before looking at the clocks again.
+                while not self.inbox.empty():
+                    await self._handle(self.inbox.get_nowait())
+                await self._advance()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s stopped on an error", self.table_id)
+            raise
+
+    async def _handle(self, item: tuple[Any, ...]) -> None:
+        kind = item[0]
+        svc = self.service
+        if kind == "cmd":
+            _, sub, msg = item
+            await self._command(sub, msg)
+        elif kind == "attach":
+            _, sub, last_seq = item
+            self.subscribers.append(sub)
+            sub.push(self._sync_frame(sub, last_seq))
+            seat = None if sub.watcher else svc.seat_of(sub.guest)
+            if seat is not None and svc.started and not svc.over:
+                st = svc.seats[seat]
+                if st.away_since is not None or (st.taken_over and not st.returning):
+                    await self._commit(
+                        [Entry(svc.seq + 1, "back", {"seat": seat}, self.clock.now())]
+                    )
+        elif kind == "sync":
+            _, sub, last_seq = item
+            sub.push(self._sync_frame(sub, last_seq))
+        elif kind == "detach":
+            _, sub = item
+            if sub in self.subscribers:
+                self.subscribers.remove(sub)
+            seat = None if sub.watcher else svc.seat_of(sub.guest)
+            if (
+                seat is not None
+                and svc.started
+                and not svc.over
+                and svc.seats[seat].away_since is None
+                and not any(s.guest == sub.guest and not s.watcher for s in self.subscribers)
+            ):
+                await self._commit([Entry(svc.seq + 1, "away", {"seat": seat}, self.clock.now())])
+        elif kind == "resumed":
+            _, shift = item
+            await self._commit([Entry(svc.seq + 1, "resumed", {"shift": shift}, self.clock.now())])
+
+    async def _command(self, sub: Subscriber, msg: dict[str, Any]) -> None:
+        svc = self.service
+        guest = sub.guest or ""
+        cid = msg.get("id") or ""
+        key = (guest, cid)
+        cached = svc.replies.get(key) or self.errors.get(key)
+        if cached is not None:
+            sub.push(frame(cached))  # a resend gets the original answer
+            return
+        try:
+            entry = svc.command(guest, msg, self.clock.now())
+        except TableError as exc:
+            reply = {"type": "error", "id": cid, "code": exc.code, "message": exc.message}
+            if len(self.errors) > 1000:
+                self.errors.clear()
+            self.errors[key] = reply
+            sub.push(frame(reply))
+            return
+        await self._commit([entry])
+        sub.push(frame(svc.replies[key]))
+
+    async def _advance(self) -> None:
+        """Make every entry the table makes by itself that is due now."""
+        svc = self.service
+        while True:
+            batch: list[Entry] = []
+            projections: list[tuple[Entry, dict[str, Any], list[bytes]]] = []
+            now = self.clock.now()
+            while len(batch) < MAX_BATCH:
+                entry = svc.due(now)
+                if entry is None:
+                    break
+                svc.apply(entry)
+                batch.append(entry)
+                projections.append(self._render(entry))
+            if not batch:
+                return
+            await self.store.append(self.table_id, batch)
+            for p in projections:
+                self._fan_out(*p)
+            await self._after()
+
+    async def _commit(self, entries: list[Entry]) -> None:
+        """Apply, make durable, then send: the order that keeps every sent event in the log."""
+        rendered = []
+        for e in entries:
+            self.service.apply(e)
+            rendered.append(self._render(e))
+        await self.store.append(self.table_id, entries)
+        for r in rendered:
+            self._fan_out(*r)
+        await self._after()
+
+    async def _after(self) -> None:
+        svc = self.service
+        if svc.over and not self.finished_saved and svc.record is not None:
+            self.finished_saved = True
+            await self.store.finish_table(self.table_id, svc.record)
+            if self.on_over is not None:
+                self.on_over(self)
+
+    # -- sending ----
+
+    def _render(self, entry: Entry) -> tuple[Entry, dict[str, Any], list[bytes]]:
+        svc = self.service
+        public = svc.project(entry)
+        self.recent.append((entry.seq, frame(public)))
+        # One state per seat and one for everybody else, computed once for all recipients.
+        states = [
+            frame({"type": "event", "seq": entry.seq, "event": public, "state": svc.state_for(s)})
+            for s in range(4)
+        ]
+        states.append(
+            frame(
+                {"type": "event", "seq": entry.seq, "event": public, "state": svc.state_for(None)}
+            )
+        )
+        return entry, public, states
+
+    def _fan_out(self, entry: Entry, public: dict[str, Any], frames: list[bytes]) -> None:
+        svc = self.service
+        for sub in self.subscribers:
+            seat = None if sub.watcher else svc.seat_of(sub.guest)
+            sub.push(frames[4] if seat is None else frames[seat])
+
+    def _sync_frame(self, sub: Subscriber, last_seq: int | None) -> bytes:
+        svc = self.service
+        seat = None if sub.watcher else svc.seat_of(sub.guest)
+        body = svc.full_view(seat)
+        body["type"] = "sync"
+        missed: list[Any] | None = None
+        if last_seq is not None and self.recent:
+            first = self.recent[0][0]
+            if last_seq >= svc.seq:
+                missed = []
+            elif last_seq + 1 >= first:
+                missed = [
+                    msgspec.json.decode(f) | {"seq": s} for s, f in self.recent if s > last_seq
+                ]
+        body["missed"] = missed
+        return frame(body)
+
+
+class Lobby:
+    """Every table's owner; creates tables and rebuilds the unfinished ones after a restart."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        clock: Clock,
+        seed_source: SeedSource,
+        defaults: TableSettings,
+        table_ids: Callable[[], str] | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.seed_source = seed_source
+        self.defaults = defaults
+        self.owners: dict[str, TableOwner] = {}
+        self.table_ids = table_ids or (lambda: secrets.token_urlsafe(6))
+
+    async def recover(self) -> int:
+        """Rebuild every unfinished table from its log and start it again."""
+        count = 0
+        for table_id in await self.store.unfinished_tables():
+            entries = await self.store.load_events(table_id)
+            if not entries:
+                continue
+            svc = TableService(table_id, self.seed_source)
+            recent: list[tuple[int, bytes]] = []
+            for i, e in enumerate(entries):
+                svc.apply(e)
+                if i >= len(entries) - RECENT:
+                    recent.append((e.seq, frame(svc.project(e))))
+            owner = self._start(svc, recent)
+            if svc.started and not svc.over:
+                # Clocks go on with the time they had left when the table last moved.
+                owner.inbox.put_nowait(("resumed", max(0.0, self.clock.now() - svc.last_ts)))
+            count += 1
+        return count
+
+    def _start(self, svc: TableService, recent: list[tuple[int, bytes]]) -> TableOwner:
+        owner = TableOwner(svc, self.store, self.clock, on_over=self._over)
+        owner.recent.extend(recent)
+        self.owners[svc.table_id] = owner
+        owner.start()
+        return owner
+
+    def _over(self, owner: TableOwner) -> None:
+        # Finished tables stay in memory for a while for late viewers; records live in the store.
+        pass
+
+    async def create(
+        self,
+        host: str,
+        nickname: str,
+        settings: TableSettings,
+        seat: int | None,
+    ) -> TableOwner:
+        table_id = self.table_ids()
+        svc = TableService(table_id, self.seed_source)
+        now = self.clock.now()
+        first = [Entry(1, "created", {"settings": settings.to_json(), "host": host}, now)]
+        svc.apply(first[0])
+        if seat is not None:
+            e = Entry(svc.seq + 1, "sat", {"seat": seat, "guest": host, "nickname": nickname}, now)
+            svc.apply(e)
+            first.append(e)
+        if settings.practice:
+            bot = resolve_bot_name(settings.bot)
+            for s in range(4):
+                if svc.seats[s].kind == "empty":
+                    e = Entry(svc.seq + 1, "bot_sat", {"seat": s, "bot": bot}, now)
+                    svc.apply(e)
+                    first.append(e)
+        await self.store.create_table(table_id, host, {"settings": settings.to_json()})
+        await self.store.append(table_id, first)
+        owner = TableOwner(svc, self.store, self.clock, on_over=self._over)
+        for e in first:
+            owner.recent.append((e.seq, frame(svc.project(e))))
+        self.owners[table_id] = owner
+        owner.start()
+        return owner
+
+    async def get(self, table_id: str) -> TableOwner | None:
+        return self.owners.get(table_id)
+
+    async def close(self) -> None:
+        for owner in list(self.owners.values()):
+            await owner.stop()

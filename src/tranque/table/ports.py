@@ -1,0 +1,78 @@
+"""The ports the table service talks through, and the log entry it writes.
+
+A table's log holds the *inputs* that changed it (commands applied, the server seed, revealed
+client seeds, clocks that ran out, bot decisions) in order; re-applying them rebuilds the table
+exactly. Every entry has the table's next sequence number and an absolute time, so that clocks
+re-arm with the time they had left after a restart.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One applied input of one table: what the event log stores, one row each."""
+
+    seq: int
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    ts: float = 0.0
+
+
+class Clock(Protocol):
+    def now(self) -> float:
+        """Seconds since the epoch (wall time, so that deadlines survive a restart)."""
+        ...
+
+
+class WallClock:
+    def now(self) -> float:
+        return time.time()
+
+
+class EventLog(Protocol):
+    async def append(self, table_id: str, entries: Sequence[Entry]) -> None:
+        """Make the entries durable; return only once they are."""
+        ...
+
+
+class TableStore(EventLog, Protocol):
+    """Everything the lobby keeps: the event log, table rows, finished records, small settings."""
+
+    async def create_table(self, table_id: str, host: str, info: dict[str, Any]) -> None: ...
+
+    async def finish_table(self, table_id: str, record: dict[str, Any]) -> None: ...
+
+    async def unfinished_tables(self) -> list[str]: ...
+
+    async def table_exists(self, table_id: str) -> bool: ...
+
+    async def load_events(self, table_id: str) -> list[Entry]: ...
+
+    async def load_record(self, table_id: str) -> dict[str, Any] | None: ...
+
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    async def add_guest(self, guest_id: str, nickname: str, ts: float) -> None: ...
+
+
+class Subscriber(Protocol):
+    """One connection at a table: a player (his seat follows from ``guest``) or a watcher."""
+
+    guest: str | None
+    watcher: bool
+
+    def push(self, frame: bytes) -> None:
+        """Queue an encoded frame for the connection, in order; never blocks."""
+        ...
+
+
+class Publisher(Protocol):
+    def publish(self, table_id: str, entries: Sequence[Entry]) -> None: ...

@@ -1,0 +1,834 @@
+"""``TableService``: one table's state machine, from inputs (log entries) to state and views.
+
+Two ways in, one way to change state:
+
+- ``command(guest, msg, now)`` checks a person's command against the state and returns the entry
+  that applies it, or raises ``TableError`` (code + sentence) and changes nothing.
+- ``due(now)`` returns the next entry the table makes by itself: a bot's decision, a forced pass,
+  a clock that ran out, the next hand's server seed, the end of a fairness window.
+- ``apply(entry)`` is the only method that changes state. Rebuilding a table is applying its
+  logged entries in order, so everything ``apply`` does depends on the entry and the state only
+  (deadlines are computed from the entry's own time stamp).
+
+What leaves the table: ``project(entry)`` (the public form of an entry: no seed before the hand
+ends, no tile anyone may not see), ``state_for(seat)`` (the small per-recipient state attached to
+every event) and ``full_view(seat)`` (a resync).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tranque.bots.base import Bot, make_bot
+from tranque.fair.recipe import coin as fair_coin
+from tranque.fair.recipe import deal_for, first_hand_draw, server_commit
+from tranque.fair.seeds import HandFairness, SeatKind, hand_fairness
+from tranque.rules.errors import RulesError
+from tranque.rules.game import GameState, LeadChoice, Phase
+from tranque.rules.hand import PASS, Action
+from tranque.rules.record import game_record
+from tranque.rules.tiles import format_tiles
+from tranque.rules.variants import Rules
+from tranque.rules.views import public_view, seat_view
+from tranque.table.ports import Entry
+
+log = logging.getLogger("tranque.table")
+
+HEX64 = re.compile(r"^[0-9a-f]{64}$")
+MAX_SEED_HEX = 128  # a client seed is 32 bytes; a longer one is refused before it is logged
+
+
+class TableError(Exception):
+    """A refused command: a code for programs and a sentence for people. Nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """A table's settings, fixed when it is created and logged in its first entry."""
+
+    rules: Rules = field(default_factory=Rules)
+    practice: bool = True
+    move_clock: float = 25.0  # seconds for a play
+    choose_window: float = 15.0  # Salgo / Sal tú
+    redeal_window: float = 15.0
+    fair_window: float = 3.0  # commit, then reveal, of the client seeds
+    pass_delay: float = 1.0  # forced passes, the same for everyone
+    bot_delay: float = 0.8  # a bot's "thinking" pause, so that people can follow
+    between_hands: float = 4.0  # the finished hand stays face up this long
+    grace: float = 60.0  # a player away this long gets a bot in his seat
+    bot: str = "heuristic"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_json(),
+            "practice": self.practice,
+            "move_clock": self.move_clock,
+            "choose_window": self.choose_window,
+            "redeal_window": self.redeal_window,
+            "fair_window": self.fair_window,
+            "pass_delay": self.pass_delay,
+            "bot_delay": self.bot_delay,
+            "between_hands": self.between_hands,
+            "grace": self.grace,
+            "bot": self.bot,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> TableSettings:
+        d = dict(data)
+        d["rules"] = Rules.from_json(d.get("rules", "havana"))
+        return TableSettings(**d)
+
+
+@dataclass(slots=True)
+class Seat:
+    kind: str = "empty"  # "empty" | "person" | "bot"
+    guest: str | None = None
+    nickname: str | None = None
+    bot: str | None = None  # the bot's name for a bot seat, or the bot that took over
+    away_since: float | None = None
+    taken_over: bool = False  # a bot plays for the person, who is away
+    returning: bool = False  # back, and gets the seat from his next decision
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == "bot" or self.taken_over
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "nickname": self.nickname,
+            "bot": self.bot if self.bot_plays else None,
+            "away": self.away_since is not None,
+            "taken_over": self.taken_over,
+        }
+
+
+@dataclass(slots=True)
+class FairHand:
+    """The fairness of the hand being dealt. ``server_seed`` never leaves before the hand ends."""
+
+    hand: int
+    server_seed: bytes
+    kinds: tuple[SeatKind, SeatKind, SeatKind, SeatKind]
+    stage: str = "commit"  # "commit" -> "reveal" -> "dealt"
+    commits: list[str | None] = field(default_factory=lambda: [None] * 4)
+    seeds: list[bytes | None] = field(default_factory=lambda: [None] * 4)
+    attempts: int = 0
+    fairness: HandFairness | None = None
+
+    def persons(self) -> list[int]:
+        return [s for s in range(4) if self.kinds[s] is SeatKind.PERSON]
+
+
+SeedSource = Callable[[str, int], bytes]
+
+_warned_bots: set[str] = set()
+
+
+def resolve_bot_name(name: str) -> str:
+    """The bot to use for ``name``; the random bot, with a warning, while ``name`` is unknown."""
+    try:
+        make_bot(name, 0)
+        return name
+    except ValueError:
+        if name not in _warned_bots:
+            _warned_bots.add(name)
+            log.warning("bot %r is not registered yet: falling back to the random bot", name)
+        return "random"
+
+
+class TableService:
+    def __init__(self, table_id: str, seed_source: SeedSource) -> None:
+        self.table_id = table_id
+        self.seed_source = seed_source
+        self.settings = TableSettings()
+        self.host: str | None = None
+        self.seats = [Seat() for _ in range(4)]
+        self.started = False
+        self.game = GameState.new(self.settings.rules)
+        self.seq = 0  # the last applied entry
+        self.version = 0  # the last entry that changed what a seat may decide
+        self.fair: FairHand | None = None
+        self.published: dict[int, dict[str, Any]] = {}  # hand -> fairness section
+        self.choices: dict[int, LeadChoice | None] = {}
+        self.timers: dict[str, float] = {}
+        self.replies: dict[tuple[str, str], dict[str, Any]] = {}
+        self.last_ts = 0.0
+        self.record: dict[str, Any] | None = None  # set once the game is over
+
+    # -- reading --------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over
+
+    def seat_of(self, guest: str | None) -> int | None:
+        if guest is None:
+            return None
+        for s, seat in enumerate(self.seats):
+            if seat.kind == "person" and seat.guest == guest:
+                return s
+        return None
+
+    def next_wake(self) -> float | None:
+        """The earliest time at which ``due`` may have something, or None for never."""
+        if not self.timers:
+            return None
+        return min(self.timers.values())
+
+    def game_record(self) -> dict[str, Any]:
+        return game_record(self.game, fairness=self.published)
+
+    def info(self) -> dict[str, Any]:
+        s = self.settings.to_json()
+        s.pop("bot", None)
+        return {
+            "table": self.table_id,
+            "settings": s,
+            "seats": [seat.to_json() for seat in self.seats],
+            "started": self.started,
+            "over": self.over,
+            "host": self.host,
+        }
+
+    # -- the per-recipient state ----------------------------------------------------------------
+
+    def actor_deadline(self, seat: int) -> float | None:
+        return self.timers.get(f"act{seat}")
+
+    def state_for(self, seat: int | None) -> dict[str, Any]:
+        """The small state every event carries: the public position, and the seat's own part."""
+        game = self.game
+        hand = game.hand
+        phase = game.phase
+        out: dict[str, Any] = {
+            "phase": phase.value,
+            "hand": game.hand_number,
+            "version": self.version,
+            "scores": list(game.scores),
+        }
+        if hand is not None:
+            out["turn"] = hand.turn if phase is Phase.PLAY and not hand.is_over else None
+            out["ends"] = list(hand.ends) if hand.ends is not None else None
+            out["counts"] = [m.bit_count() for m in hand.hands]
+        else:
+            out["turn"] = None
+            out["ends"] = None
+            n = game.rules.tiles_each if game.pending_deal is not None else 0
+            out["counts"] = [n] * 4
+        if phase is Phase.PLAY and hand is not None and not hand.is_over:
+            out["deadline"] = self.actor_deadline(hand.turn)
+        if seat is None:
+            return out
+        if hand is not None and phase is Phase.PLAY:
+            mine = hand.hands[seat]
+        elif game.pending_deal is not None:
+            mine = game.pending_deal.hands[seat]
+        elif hand is not None:
+            mine = hand.hands[seat]
+        else:
+            mine = 0
+        out["seat"] = seat
+        out["tiles"] = format_tiles(mine)
+        acting = not self.seats[seat].bot_plays
+        legal: list[str] = []
+        if acting and phase is Phase.PLAY and hand is not None and hand.turn == seat:
+            actions = hand.legal_actions()
+            if actions != [PASS]:  # passes are the server's to make
+                legal = [str(a) for a in actions]
+        out["legal"] = legal
+        out["redeal"] = acting and seat in game.redeal_eligible()
+        choosing = game.choosing_seats()
+        out["choosing"] = (
+            acting and choosing is not None and seat in choosing and seat not in self.choices
+        )
+        fair = self.fair
+        out["fair"] = None
+        if fair is not None and fair.stage != "dealt" and fair.kinds[seat] is SeatKind.PERSON:
+            if fair.stage == "commit" and fair.commits[seat] is None:
+                out["fair"] = {"hand": fair.hand, "do": "commit"}
+            elif fair.stage == "reveal" and fair.commits[seat] and fair.seeds[seat] is None:
+                out["fair"] = {"hand": fair.hand, "do": "reveal"}
+        out["my_deadline"] = self.actor_deadline(seat)
+        return out
+
+    def full_view(self, seat: int | None) -> dict[str, Any]:
+        """Everything a recipient may know now (a resync)."""
+        game = self.game
+        view = public_view(game).to_json() if seat is None else seat_view(game, seat).to_json()
+        fair = self.fair
+        commitments = None
+        if fair is not None and fair.hand not in self.published:
+            commitments = {
+                "hand": fair.hand,
+                "server_commit": server_commit(fair.server_seed),
+                "client_commits": list(fair.commits),
+                "stage": fair.stage,
+            }
+        return {
+            "table": self.info(),
+            "seq": self.seq,
+            "view": view,
+            "state": self.state_for(seat),
+            "commitments": commitments,
+            "fairness": {str(k): v for k, v in self.published.items()},
+        }
+
+    # -- commands -------------------------------------------------------------------------------
+
+    def command(self, guest: str, msg: dict[str, Any], now: float) -> Entry:
+        """The entry that applies a person's command, or TableError. Changes nothing."""
+        kind = msg["type"]
+        seat = self.seat_of(guest)
+        handler = getattr(self, f"_cmd_{kind}", None)
+        if handler is None:
+            raise TableError("unknown_type", f"there is no command {kind!r}")
+        if kind in ("play", "choose", "redeal"):
+            based = msg.get("seq")
+            if based is not None and based < self.version:
+                raise TableError(
+                    "stale",
+                    f"the command is based on event {based}, but the table has moved on to "
+                    f"event {self.version}: look again",
+                )
+        entry_type, data = handler(guest, seat, msg)
+        data["guest"] = guest
+        data["cmd"] = msg.get("id")
+        return Entry(self.seq + 1, entry_type, data, now)
+
+    def _need_seat(self, seat: int | None) -> int:
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table")
+        if self.seats[seat].taken_over:
+            raise TableError(
+                "bot_playing", "a bot holds your seat; you get it back from your next turn"
+            )
+        return seat
+
+    def _need_running(self) -> None:
+        if not self.started:
+            raise TableError("not_started", "the game has not started")
+        if self.over:
+            raise TableError("game_over", "the game is over")
+
+    def _cmd_sit(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        want = msg["seat"]
+        if self.started:
+            raise TableError("started", "the game has started: seats are taken")
+        if seat is not None:
+            raise TableError("already_seated", f"you already sit in seat {seat}")
+        if not 0 <= want <= 3:
+            raise TableError("bad_seat", "seats are 0, 1, 2 and 3")
+        if self.seats[want].kind != "empty":
+            raise TableError("seat_taken", f"seat {want} is taken")
+        return "sat", {"seat": want, "nickname": msg.get("nickname") or "guest"}
+
+    def _cmd_add_bot(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        want = msg["seat"]
+        if guest != self.host:
+            raise TableError("not_host", "only the table's host may seat a bot")
+        if self.started:
+            raise TableError("started", "the game has started")
+        if not 0 <= want <= 3:
+            raise TableError("bad_seat", "seats are 0, 1, 2 and 3")
+        if self.seats[want].kind != "empty":
+            raise TableError("seat_taken", f"seat {want} is taken")
+        return "bot_sat", {"seat": want, "bot": resolve_bot_name(self.settings.bot)}
+
+    def _cmd_leave(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table")
+        if not self.started:
+            return "stood", {"seat": seat}
+        if self.over:
+            raise TableError("game_over", "the game is over")
+        if self.seats[seat].away_since is not None:
+            raise TableError("already_away", "you have already left this table")
+        return "away", {"seat": seat, "left": True}
+
+    def _cmd_ready(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        self._need_running()
+        s = self._need_seat(seat)
+        fair = self.fair
+        commit = str(msg["commit"]).lower()
+        if fair is None or fair.stage != "commit" or msg["hand"] != fair.hand:
+            raise TableError("no_commit_due", "no commitment is being collected for that hand")
+        if fair.kinds[s] is not SeatKind.PERSON:
+            raise TableError("no_commit_due", "your seat contributes no seed to this hand")
+        if fair.commits[s] is not None:
+            raise TableError("duplicate", "you already committed to a seed for this hand")
+        if not HEX64.match(commit):
+            raise TableError("bad_commit", "a commitment is 64 hex digits (SHA-256)")
+        return "committed", {"seat": s, "hand": fair.hand, "commit": commit}
+
+    def _cmd_reveal(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        self._need_running()
+        s = self._need_seat(seat)
+        fair = self.fair
+        if fair is None or fair.stage != "reveal" or msg["hand"] != fair.hand:
+            raise TableError("no_reveal_due", "no seed is being revealed for that hand")
+        if fair.commits[s] is None:
+            raise TableError("no_reveal_due", "you made no commitment for this hand")
+        if fair.seeds[s] is not None:
+            raise TableError("duplicate", "you already revealed your seed for this hand")
+        seed = str(msg["seed"]).lower()
+        if (
+            len(seed) > MAX_SEED_HEX
+            or len(seed) % 2
+            or not all(c in "0123456789abcdef" for c in seed)
+        ):
+            raise TableError("bad_seed", "a seed is hex text of at most 64 bytes")
+        return "revealed", {"seat": s, "hand": fair.hand, "seed": seed}
+
+    def _cmd_redeal(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        self._need_running()
+        s = self._need_seat(seat)
+        try:
+            self.game.answer_redeal(s, bool(msg["ask"]))
+        except RulesError as exc:
+            raise TableError(exc.code, str(exc)) from None
+        return "redeal", {"seat": s, "ask": bool(msg["ask"]), "by": "person"}
+
+    def _cmd_choose(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        self._need_running()
+        s = self._need_seat(seat)
+        seats = self.game.choosing_seats()
+        if seats is None or s not in seats:
+            raise TableError("wrong_phase", "you are not choosing who leads now")
+        if s in self.choices:
+            raise TableError("duplicate", "you already chose")
+        try:
+            choice = LeadChoice(msg["choice"])
+        except ValueError:
+            raise TableError("malformed", "a choice is 'salgo' or 'sal_tu'") from None
+        return "chose", {"seat": s, "choice": choice.value, "by": "person"}
+
+    def _cmd_play(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        self._need_running()
+        s = self._need_seat(seat)
+        try:
+            action = Action.parse(msg["move"])
+        except RulesError as exc:
+            raise TableError(exc.code, str(exc)) from None
+        game = self.game
+        hand = game.hand
+        if game.phase is not Phase.PLAY or hand is None or hand.is_over:
+            raise TableError(
+                "wrong_phase", f"no play is due: the game is in phase {game.phase.value}"
+            )
+        if hand.turn != s:
+            raise TableError("not_your_turn", f"it is seat {hand.turn}'s turn, not yours")
+        if action.is_pass:
+            raise TableError("server_passes", "passes are made by the server, never sent")
+        if action.end is None and hand.ends is not None and action.tile is not None:
+            fits = [a for a in hand.legal_actions() if a.tile == action.tile]
+            if len({a.end for a in fits}) == 1 or (fits and hand.ends[0] == hand.ends[1]):
+                action = fits[0]
+        try:
+            game.play(action, s)
+        except RulesError as exc:
+            raise TableError(exc.code, str(exc)) from None
+        return "played", {"seat": s, "move": str(action), "by": "person"}
+
+    # -- what the table does by itself -----------------------------------------------------------
+
+    def due(self, now: float) -> Entry | None:
+        """The next entry the table makes by itself at ``now``, if any."""
+        made = self._due(now)
+        if made is None:
+            return None
+        entry_type, data = made
+        return Entry(self.seq + 1, entry_type, data, now)
+
+    def _due(self, now: float) -> tuple[str, dict[str, Any]] | None:
+        t = self.timers
+        for s in range(4):
+            g = t.get(f"grace{s}")
+            if g is not None and g <= now:
+                return "takeover", {"seat": s, "bot": resolve_bot_name(self.settings.bot)}
+        if not self.started:
+            if all(seat.kind != "empty" for seat in self.seats):
+                return "started", {}
+            return None
+        if self.over:
+            return None
+        h = t.get("hand")
+        if h is not None and h <= now:
+            number = self.game.hand_number
+            return "hand_seed", {
+                "hand": number,
+                "server_seed": self.seed_source(self.table_id, number).hex(),
+            }
+        fair = self.fair
+        if fair is not None and fair.stage == "commit":
+            persons = fair.persons()
+            if all(fair.commits[s] is not None for s in persons) or t.get("fair", now) <= now:
+                return "reveal_open", {"hand": fair.hand}
+        if fair is not None and fair.stage == "reveal":
+            committed = [s for s in range(4) if fair.commits[s] is not None]
+            if all(fair.seeds[s] is not None for s in committed) or t.get("fair", now) <= now:
+                return "dealt", {"hand": fair.hand, "attempt": 0}
+        d = t.get("deal")
+        if d is not None and d <= now and fair is not None:
+            return "dealt", {"hand": fair.hand, "attempt": fair.attempts}
+        if self.game.phase is Phase.CHOOSE and len(self.choices) == 2:
+            seats = self.game.choosing_seats()
+            assert seats is not None
+            return "choices", {
+                "choices": [_cv(self.choices[seats[0]]), _cv(self.choices[seats[1]])]
+            }
+        acts = sorted((when, int(k[3:])) for k, when in t.items() if k.startswith("act"))
+        for when, seat in acts:
+            if when <= now:
+                return self._act_for(seat)
+        return None
+
+    def _bot(self, seat: int) -> Bot:
+        # Seeded by the position, so the same position gives the same decision after a rebuild.
+        game = self.game
+        n = len(game.hand.moves) if game.hand is not None else 0
+        text = f"{self.table_id}|{game.hand_number}|{n}|{seat}|{len(game.setup.redeals)}"
+        seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+        name = self.seats[seat].bot or resolve_bot_name(self.settings.bot)
+        return make_bot(name, seed)
+
+    def _act_for(self, seat: int) -> tuple[str, dict[str, Any]]:
+        """The server's decision for a seat: a bot's, a forced pass, or a clock that ran out."""
+        game = self.game
+        who = "bot" if self.seats[seat].bot_plays else "clock"
+        if game.phase is Phase.REDEAL:
+            ask = False
+            if who == "bot":
+                ask = self._bot(seat).ask_redeal(seat_view(game, seat))
+            return "redeal", {"seat": seat, "ask": bool(ask), "by": who}
+        if game.phase is Phase.CHOOSE:
+            choice: str | None = None
+            if who == "bot":
+                choice = self._bot(seat).choose_lead(seat_view(game, seat)).value
+            return "chose", {"seat": seat, "choice": choice, "by": who}
+        assert game.phase is Phase.PLAY and game.hand is not None
+        legal = game.hand.legal_actions()
+        if legal == [PASS]:
+            return "played", {"seat": seat, "move": "pass", "by": "server"}
+        # A clock that runs out plays the heuristic bot's move, never a random one.
+        bot = self._bot(seat) if who == "bot" else self._clock_bot(seat)
+        action = bot.choose_action(seat_view(game, seat))
+        return "played", {"seat": seat, "move": str(action), "by": who}
+
+    def _clock_bot(self, seat: int) -> Bot:
+        game = self.game
+        n = len(game.hand.moves) if game.hand is not None else 0
+        text = f"{self.table_id}|{game.hand_number}|{n}|{seat}|clock"
+        seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+        return make_bot(resolve_bot_name(self.settings.bot), seed)
+
+    # -- applying -------------------------------------------------------------------------------
+
+    def apply(self, entry: Entry) -> None:
+        if entry.seq != self.seq + 1:
+            raise ValueError(f"entry {entry.seq} does not follow {self.seq}")
+        getattr(self, f"_on_{entry.type}")(entry.data, entry.ts)
+        self.seq = entry.seq
+        self.last_ts = entry.ts
+        guest, cmd = entry.data.get("guest"), entry.data.get("cmd")
+        if guest is not None and cmd is not None:
+            self.replies[(guest, cmd)] = {"type": "ack", "id": cmd, "seq": entry.seq}
+
+    def _on_created(self, d: dict[str, Any], ts: float) -> None:
+        self.settings = TableSettings.from_json(d["settings"])
+        self.host = d.get("host")
+        self.game = GameState.new(self.settings.rules)
+
+    def _on_sat(self, d: dict[str, Any], ts: float) -> None:
+        self.seats[d["seat"]] = Seat("person", d["guest"], d.get("nickname"))
+
+    def _on_bot_sat(self, d: dict[str, Any], ts: float) -> None:
+        self.seats[d["seat"]] = Seat("bot", bot=d["bot"], nickname=f"bot ({d['bot']})")
+
+    def _on_stood(self, d: dict[str, Any], ts: float) -> None:
+        self.seats[d["seat"]] = Seat()
+
+    def _on_started(self, d: dict[str, Any], ts: float) -> None:
+        self.started = True
+        self.timers["hand"] = ts
+
+    def _on_hand_seed(self, d: dict[str, Any], ts: float) -> None:
+        self.timers.pop("hand", None)
+        kinds = tuple(SeatKind.BOT if seat.bot_plays else SeatKind.PERSON for seat in self.seats)
+        self.fair = FairHand(d["hand"], bytes.fromhex(d["server_seed"]), kinds)  # type: ignore[arg-type]
+        if self.fair.persons():
+            self.timers["fair"] = ts + self.settings.fair_window
+        else:
+            self.fair.stage = "reveal"
+
+    def _on_committed(self, d: dict[str, Any], ts: float) -> None:
+        assert self.fair is not None
+        self.fair.commits[d["seat"]] = d["commit"]
+
+    def _on_reveal_open(self, d: dict[str, Any], ts: float) -> None:
+        assert self.fair is not None
+        self.fair.stage = "reveal"
+        self.timers["fair"] = ts + self.settings.fair_window
+
+    def _on_revealed(self, d: dict[str, Any], ts: float) -> None:
+        assert self.fair is not None
+        self.fair.seeds[d["seat"]] = bytes.fromhex(d["seed"])
+
+    def _on_dealt(self, d: dict[str, Any], ts: float) -> None:
+        fair = self.fair
+        assert fair is not None
+        self.timers.pop("fair", None)
+        self.timers.pop("deal", None)
+        if fair.fairness is None:
+            fair.fairness = hand_fairness(
+                self.table_id, fair.hand, fair.server_seed, fair.kinds, fair.commits, fair.seeds
+            )
+        fair.stage = "dealt"
+        attempt = d["attempt"]
+        fair.attempts = attempt + 1
+        key = fair.fairness.key
+        rules = self.game.rules
+        draw = first_hand_draw(key, rules) if self.game.needs_first_draw() else None
+        coin = fair_coin(key) if self.game.needs_coin() else None
+        self.game = self.game.deal(deal_for(key, rules, attempt), draw=draw, coin=coin)
+        self.choices = {}
+        self._changed(ts)
+
+    def _on_redeal(self, d: dict[str, Any], ts: float) -> None:
+        self.game = self.game.answer_redeal(d["seat"], d["ask"])
+        self._took_decision(d["seat"])
+        if self.game.phase is Phase.DEAL:
+            self.timers["deal"] = ts
+        self._changed(ts)
+
+    def _on_chose(self, d: dict[str, Any], ts: float) -> None:
+        c = d.get("choice")
+        self.choices[d["seat"]] = None if c is None else LeadChoice(c)
+        self.timers.pop(f"act{d['seat']}", None)
+        self._took_decision(d["seat"])
+
+    def _on_choices(self, d: dict[str, Any], ts: float) -> None:
+        a, b = (None if c is None else LeadChoice(c) for c in d["choices"])
+        self.game = self.game.choose_leader(a, b)
+        self.choices = {}
+        self._changed(ts)
+
+    def _on_played(self, d: dict[str, Any], ts: float) -> None:
+        before = self.game.hand
+        assert before is not None
+        self.game = self.game.play(Action.parse(d["move"]), d["seat"])
+        self._took_decision(d["seat"])
+        hand_ended = self.game.phase is not Phase.PLAY
+        if hand_ended and self.fair is not None:
+            assert self.fair.fairness is not None
+            self.published[self.fair.hand] = self.fair.fairness.with_attempts(
+                self.fair.attempts
+            ).to_json()
+            if self.over:
+                self.record = self.game_record()
+        self._changed(ts, between=hand_ended)
+
+    def _on_away(self, d: dict[str, Any], ts: float) -> None:
+        seat = self.seats[d["seat"]]
+        seat.away_since = ts
+        seat.returning = False
+        if not seat.taken_over and not self.over:
+            self.timers[f"grace{d['seat']}"] = ts + self.settings.grace
+
+    def _on_back(self, d: dict[str, Any], ts: float) -> None:
+        s = d["seat"]
+        seat = self.seats[s]
+        seat.away_since = None
+        self.timers.pop(f"grace{s}", None)
+        if seat.taken_over:
+            if self._deciding(s):
+                seat.returning = True  # the bot finishes this decision; the next is his
+            else:
+                seat.taken_over = False
+                self._changed(ts, bump=False)
+
+    def _on_takeover(self, d: dict[str, Any], ts: float) -> None:
+        s = d["seat"]
+        seat = self.seats[s]
+        self.timers.pop(f"grace{s}", None)
+        seat.taken_over = True
+        seat.bot = d["bot"]
+        self._changed(ts, bump=False)
+
+    def _on_resumed(self, d: dict[str, Any], ts: float) -> None:
+        shift = d["shift"]
+        for k in list(self.timers):
+            self.timers[k] += shift
+        for s, seat in enumerate(self.seats):
+            if seat.kind == "person" and seat.away_since is None and self.started and not self.over:
+                seat.away_since = ts
+                if not seat.taken_over:
+                    self.timers[f"grace{s}"] = ts + self.settings.grace
+
+    # -- helpers of apply -----------------------------------------------------------------------
+
+    def _deciding(self, seat: int) -> bool:
+        return f"act{seat}" in self.timers
+
+    def _took_decision(self, seat: int) -> None:
+        st = self.seats[seat]
+        if st.returning:
+            st.returning = False
+            st.taken_over = False
+
+    def _changed(self, ts: float, *, between: bool = False, bump: bool = True) -> None:
+        """Re-arm the decision clocks for the phase the game is now in."""
+        if bump:
+            self.version = self.seq + 1
+        old = {k: self.timers.pop(k) for k in [k for k in self.timers if k.startswith("act")]}
+        game = self.game
+        st = self.settings
+        if game.is_over:
+            self.timers = {}
+            return
+        if game.phase is Phase.DEAL:
+            if "deal" not in self.timers:
+                self.timers["hand"] = ts + (st.between_hands if between else 0.0)
+            return
+        if game.phase is Phase.REDEAL:
+            for s in game.redeal_eligible():
+                self._arm(s, ts, st.redeal_window, old)
+        elif game.phase is Phase.CHOOSE:
+            seats = game.choosing_seats()
+            assert seats is not None
+            for s in seats:
+                if s not in self.choices:
+                    self._arm(s, ts, st.choose_window, old)
+        elif game.phase is Phase.PLAY and game.hand is not None:
+            s = game.hand.turn
+            if game.hand.legal_actions() == [PASS]:
+                self.timers[f"act{s}"] = ts + st.pass_delay
+            else:
+                self._arm(s, ts, st.move_clock)
+
+    def _arm(
+        self, seat: int, ts: float, window: float, old: dict[str, float] | None = None
+    ) -> None:
+        kept = (old or {}).get(f"act{seat}")
+        if kept is not None and not self.seats[seat].bot_plays:
+            self.timers[f"act{seat}"] = kept  # a window already open keeps its end
+            return
+        delay = self.settings.bot_delay if self.seats[seat].bot_plays else window
+        self.timers[f"act{seat}"] = ts + delay
+
+    # -- what leaves the table ------------------------------------------------------------------
+
+    def project(self, entry: Entry) -> dict[str, Any]:
+        """The public form of an entry, right after it was applied: no secret, no hidden tile."""
+        d = entry.data
+        t = entry.type
+        out: dict[str, Any] = {"type": t}
+        if t == "created":
+            out["table"] = self.info()
+        elif t == "sat":
+            out.update(seat=d["seat"], nickname=d.get("nickname"), kind="person")
+        elif t == "bot_sat":
+            out.update(seat=d["seat"], bot=d["bot"], kind="bot")
+        elif t in ("stood", "back"):
+            out["seat"] = d["seat"]
+        elif t == "away":
+            out.update(
+                seat=d["seat"], left=bool(d.get("left")), grace=self.timers.get(f"grace{d['seat']}")
+            )
+        elif t == "takeover":
+            out.update(seat=d["seat"], bot=d["bot"])
+        elif t == "hand_seed":
+            out = {
+                "type": "hand_commit",
+                "hand": d["hand"],
+                "server_commit": server_commit(bytes.fromhex(d["server_seed"])),
+                "seeds_from": [k.value for k in self.fair.kinds] if self.fair else None,
+                "deadline": self.timers.get("fair"),
+            }
+        elif t == "committed":
+            out.update(seat=d["seat"], hand=d["hand"], commit=d["commit"])
+        elif t == "reveal_open":
+            out.update(hand=d["hand"], deadline=self.timers.get("fair"))
+        elif t == "revealed":
+            out.update(seat=d["seat"], hand=d["hand"])  # the seed is published with the hand
+        elif t == "dealt":
+            setup = self.game.setup
+            out.update(
+                hand=d["hand"],
+                attempt=d["attempt"],
+                draw=None if setup.draw is None else [[str(a), str(b)] for a, b in setup.draw],
+                coin=setup.coin,
+                leading_pair=setup.leading_pair,
+                leader=self.game.hand.leader
+                if self.game.phase is Phase.PLAY and self.game.hand
+                else None,
+                redeal_window=self.game.phase is Phase.REDEAL,
+            )
+        elif t == "redeal":
+            # A decline names no seat: it would tell the table who holds five doubles.
+            out.update(ask=d["ask"], seat=d["seat"] if d["ask"] else None)
+        elif t == "chose":
+            out["seat"] = d["seat"]  # the choice itself is revealed with the partner's
+        elif t == "choices":
+            out.update(
+                choices=d["choices"], leader=self.game.hand.leader if self.game.hand else None
+            )
+        elif t == "played":
+            hand = self.game.hand
+            out.update(seat=d["seat"], move=d["move"], by=d["by"])
+            last = self.game.played[-1].hand if self.game.played else None
+            if self.game.phase is not Phase.PLAY:
+                out["hand_end"] = {
+                    "view": public_view(self.game).to_json(),
+                    "fairness": self.published.get(self.fair.hand) if self.fair else None,
+                    "game_over": self.over,
+                }
+                out["n"] = len(last.moves) - 1 if last is not None else None
+            else:
+                assert hand is not None
+                out["n"] = len(hand.moves) - 1
+            out["hand"] = self.fair.hand if self.fair else self.game.hand_number
+        elif t == "resumed":
+            out["shift"] = d["shift"]
+        return out
+
+
+def _cv(c: LeadChoice | None) -> str | None:
+    return None if c is None else c.value
+
+
+def secure_seeds(table_id: str, hand: int) -> bytes:
+    from tranque.fair.seeds import draw_seed
+
+    return draw_seed()
+
+
+def fixed_seeds(master: bytes) -> SeedSource:
+    """Server seeds derived from a master secret: reproducible runs, for tests only (insecure)."""
+
+    def source(table_id: str, hand: int) -> bytes:
+        return hmac.digest(master, f"{table_id}|{hand}".encode(), "sha256")
+
+    return source
+
+
+def rebuild(table_id: str, entries: list[Entry], seed_source: SeedSource) -> TableService:
+    svc = TableService(table_id, seed_source)
+    for e in entries:
+        svc.apply(e)
+    return svc
+
+
+__all__ = ["Entry", "TableError", "TableService", "TableSettings", "rebuild", "replace"]

@@ -1,0 +1,92 @@
+"""The frame scanner: every tile in every frame a client received must be one it may see.
+
+A tile another seat holds (or a sleeper) may appear in a seat's frames only once it has been
+played, or once its hand is over. The true deals come from the finished game record; the scanner
+follows each client's own frames to know which deal and which moment each frame belongs to.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+TILE = re.compile(r"^\d\d$")
+
+
+def _norm(tok: str) -> str:
+    return tok if tok[0] >= tok[1] else tok[1] + tok[0]
+
+
+def tiles_in(obj: Any, out: set[str]) -> set[str]:
+    if isinstance(obj, str):
+        for tok in re.split(r"[\s@/,]+", obj):
+            if TILE.match(tok):
+                out.add(_norm(tok))
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            if k != "draw":  # the first-hand draw is shown to all, and says nothing of hands
+                tiles_in(v, out)
+    elif isinstance(obj, list):
+        for v in obj:
+            tiles_in(v, out)
+    return out
+
+
+def deals_of(record: dict[str, Any]) -> dict[tuple[int, int], tuple[list[set[str]], set[str]]]:
+    out = {}
+    for h in record["hands"]:
+        deals = [*h["setup"]["redeals"], h]
+        for attempt, d in enumerate(deals):
+            hands = [set(x.split()) for x in d["hands"]]
+            out[(h["number"], attempt)] = (hands, set(d["sleepers"].split()))
+    return out
+
+
+def scan(frames: list[str], seat: int | None, record: dict[str, Any]) -> int:
+    """Check every frame; return how many were checked. Raises AssertionError on a leak."""
+    deals = deals_of(record)
+    forbidden: set[str] = set()
+    checked = 0
+
+    def enter(hand: int, attempt: int) -> None:
+        nonlocal forbidden
+        hands, sleepers = deals[(hand, attempt)]
+        forbidden = set(sleepers)
+        for s in range(4):
+            if s != seat:
+                forbidden |= hands[s]
+
+    def follow(event: dict[str, Any]) -> None:
+        nonlocal forbidden
+        t = event.get("type")
+        if t == "dealt":
+            enter(event["hand"], event["attempt"])
+        elif t == "played":
+            move = event["move"]
+            if move != "pass":
+                forbidden.discard(_norm(move.split("@")[0]))
+            if "hand_end" in event:
+                forbidden = set()
+
+    for text in frames:
+        msg = json.loads(text)
+        if msg.get("type") == "event":
+            follow(msg["event"])
+        elif msg.get("type") == "sync":
+            for e in msg.get("missed") or []:
+                follow(e)
+            if msg.get("missed") is None:
+                # A full resync: place ourselves from the view itself.
+                view = msg["view"]
+                if view["outcome"] is None and view["phase"] in ("redeal", "choose", "play"):
+                    enter(view["hand_number"], len(view["redeals_asked_by"]))
+                    for _, mv in view["moves"]:
+                        if mv != "pass":
+                            forbidden.discard(_norm(mv.split("@")[0]))
+                else:
+                    forbidden = set()
+        leaked = tiles_in(msg, set()) & forbidden
+        assert not leaked, f"seat {seat} saw {sorted(leaked)} in {text[:300]}"
+        checked += 1
+    return checked

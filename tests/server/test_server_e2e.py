@@ -1,0 +1,127 @@
+"""End to end: real server processes, real sockets, four clients per table."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from frame_scanner import scan
+
+from tranque.client import TableClient, create_table, get_json, new_guest, random_legal
+
+
+async def seat_four(
+    base: str, rules: Any, *, seed_secret: bytes | None = None, names: str = "abcd", **opts: Any
+) -> tuple[str, list[TableClient]]:
+    """A table of people: the host sits at 0, three more join by the link and sit."""
+    guests = [await new_guest(base, f"p{n}") for n in names]
+    table = await create_table(base, guests[0]["token"], rules=rules, practice=False, **opts)
+    tid = table["table"]
+    clients = []
+    for s, g in enumerate(guests):
+        c = TableClient(
+            base,
+            g["token"],
+            tid,
+            seed_secret=None if seed_secret is None else seed_secret + bytes([s]),
+        )
+        await c.connect()
+        if s:
+            reply = await c.do({"type": "sit", "seat": s})
+            assert reply["type"] == "ack"
+        clients.append(c)
+    return tid, clients
+
+
+async def play_all(
+    clients: list[TableClient], seed: int | None = None, timeout: float = 300
+) -> None:
+    await asyncio.gather(
+        *(
+            c.play_game(random_legal, seed=None if seed is None else seed + i, timeout=timeout)
+            for i, c in enumerate(clients)
+        )
+    )
+
+
+VARIANTS = {
+    "havana": {"preset": "havana", "target": 30},
+    "miami": {"preset": "miami", "target": 30},
+    "oriente": "oriente",
+    "barrio": {"preset": "barrio", "target": 30},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_four_people_play_every_variant_to_the_end(server: Any, variant: str) -> None:
+    async def go() -> None:
+        base = server.base
+        tid, clients = await seat_four(base, VARIANTS[variant])
+        watcher_guest = await new_guest(base, "watcher")
+        watcher = TableClient(base, watcher_guest["token"], tid, role="spectator")
+        await watcher.connect()
+        await play_all(clients)
+        await watcher.wait_for(lambda c: c.game_over, 30)
+        record = await get_json(base, f"/api/tables/{tid}/record")
+        assert record["hands"], record
+        # The record verifies, and every person's seed went into every deal.
+        out = subprocess.run(
+            [sys.executable, "-m", "tranque.cli", "verify", "-", "--json"],
+            input=json.dumps(record),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert out.returncode == 0, out.stdout + out.stderr
+        for h in record["hands"]:
+            assert h["fairness"]["seat_status"] == ["revealed"] * 4
+        # Nobody ever received a tile he may not see, spectators included.
+        for s, c in enumerate(clients):
+            assert scan(c.frames, s, record) > 10
+        assert scan(watcher.frames, None, record) > 10
+        # The spectator's last view is the public view of the final position.
+        assert "tiles" not in watcher.state
+        history = await get_json(base, f"/api/tables/{tid}/history")
+        assert history[-1]["seq"] == clients[0].seq
+        for c in [*clients, watcher]:
+            assert not [e for e in c.errors if e["code"] not in ("stale",)], c.errors
+            await c.close()
+
+    asyncio.run(go())
+
+
+@pytest.mark.slow
+def test_a_full_havana_game_to_100(server: Any) -> None:
+    async def go() -> None:
+        tid, clients = await seat_four(server.base, "havana")
+        await play_all(clients, timeout=900)
+        record = await get_json(server.base, f"/api/tables/{tid}/record")
+        scores = clients[0].state["scores"]
+        assert max(scores) >= 100
+        for s, c in enumerate(clients):
+            scan(c.frames, s, record)
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_a_practice_table_with_three_bots(server: Any) -> None:
+    async def go() -> None:
+        g = await new_guest(server.base, "solo")
+        t = await create_table(server.base, g["token"], rules="havana", practice=True, seat=2)
+        c = TableClient(server.base, g["token"], t["table"])
+        await c.connect()
+        seats = c.table_info["seats"]
+        assert [s["kind"] for s in seats] == ["bot", "bot", "person", "bot"]
+        assert all(s["bot"] for i, s in enumerate(seats) if i != 2)
+        await c.play_game(random_legal, timeout=300)
+        record = await get_json(server.base, f"/api/tables/{t['table']}/record")
+        assert record["hands"][0]["fairness"]["seat_status"] == ["bot", "bot", "revealed", "bot"]
+        scan(c.frames, 2, record)
+        await c.close()
+
+    asyncio.run(go())

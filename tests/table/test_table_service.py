@@ -1,0 +1,229 @@
+"""The table service on its own: no sockets, no SQL, a hand-driven clock."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from tranque.fair.verify import verify_record
+from tranque.rules.variants import PRESETS
+from tranque.table.ports import Entry
+from tranque.table.service import TableError, TableService, TableSettings, fixed_seeds, rebuild
+
+SEEDS = fixed_seeds(b"unit")
+FAST = TableSettings(pass_delay=0, bot_delay=0, between_hands=0, fair_window=3, bot="random")
+
+
+def new_table(settings: TableSettings, persons: dict[int, str], tid: str = "u1") -> TableService:
+    svc = TableService(tid, SEEDS)
+    entries = [Entry(1, "created", {"settings": settings.to_json(), "host": "h"}, 0.0)]
+    svc.apply(entries[0])
+    for seat in range(4):
+        if seat in persons:
+            e = Entry(svc.seq + 1, "sat", {"seat": seat, "guest": persons[seat]}, 0.0)
+        else:
+            e = Entry(svc.seq + 1, "bot_sat", {"seat": seat, "bot": "random"}, 0.0)
+        svc.apply(e)
+    return svc
+
+
+class Driver:
+    """Runs a table by hand: the clock moves only when nothing is due."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        self.log: list[Entry] = []
+        self.now = 0.0
+
+    def apply(self, e: Entry) -> None:
+        self.svc.apply(e)
+        self.log.append(e)
+
+    def settle(self, limit: int = 100000) -> None:
+        for _ in range(limit):
+            e = self.svc.due(self.now)
+            if e is None:
+                return
+            self.apply(e)
+        raise AssertionError("the table never settles")
+
+    def cmd(self, guest: str, msg: dict[str, Any]) -> Entry:
+        e = self.svc.command(guest, {"id": f"c{len(self.log)}", **msg}, self.now)
+        self.apply(e)
+        return e
+
+    def run_to_end(self, persons: dict[int, str], on_turn: Any = None) -> None:
+        for _ in range(5000):
+            self.settle()
+            if self.svc.over:
+                return
+            duty = self.person_duty(persons, on_turn)
+            if duty == "stop":
+                return
+            if not duty:
+                wake = self.svc.next_wake()
+                assert wake is not None, "stuck with no clock"
+                self.now = max(self.now, wake)
+        raise AssertionError("the game did not end")
+
+    def person_duty(self, persons: dict[int, str], on_turn: Any) -> bool | str:
+        svc = self.svc
+        for seat, guest in persons.items():
+            st = svc.state_for(seat)
+            seed = hashlib.sha256(f"{guest}{st['hand']}".encode()).digest()
+            fair = st["fair"]
+            if fair and fair["do"] == "commit":
+                from tranque.fair.recipe import client_commit
+
+                self.cmd(
+                    guest, {"type": "ready", "hand": fair["hand"], "commit": client_commit(seed)}
+                )
+                return True
+            if fair and fair["do"] == "reveal":
+                self.cmd(guest, {"type": "reveal", "hand": fair["hand"], "seed": seed.hex()})
+                return True
+            if st["legal"]:
+                if on_turn is not None and on_turn(self, seat, st):
+                    return "stop"
+                self.cmd(guest, {"type": "play", "seq": svc.seq, "move": st["legal"][-1]})
+                return True
+            if st["choosing"]:
+                self.cmd(guest, {"type": "choose", "seq": svc.seq, "choice": "salgo"})
+                return True
+            if st["redeal"]:
+                self.cmd(guest, {"type": "redeal", "seq": svc.seq, "ask": False})
+                return True
+        return False
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_bots_and_people_play_a_game_that_verifies_and_rebuilds(preset: str) -> None:
+    persons = {0: "ana", 2: "luis"}
+    settings = replace(FAST, rules=PRESETS[preset])
+    d = Driver(new_table(settings, persons))
+    d.log = []
+    d.run_to_end(persons)
+    record = d.svc.record
+    assert record is not None and d.svc.over
+    assert all(c.ok for c in verify_record(record)), [c for c in verify_record(record) if not c.ok]
+    statuses = record["hands"][0]["fairness"]["seat_status"]
+    assert statuses == ["revealed", "bot", "revealed", "bot"]
+    # Rebuilding from the log gives the same table.
+    first = [
+        Entry(1, "created", {"settings": settings.to_json(), "host": "h"}, 0.0),
+    ]
+    rebuilt = new_table(settings, persons)
+    for e in d.log:
+        rebuilt.apply(e)
+    assert rebuilt.game_record() == d.svc.game_record()
+    assert rebuilt.seq == d.svc.seq and first
+
+
+def test_views_hide_other_hands_until_the_hand_ends() -> None:
+    persons = {0: "ana"}
+    d = Driver(new_table(FAST, persons))
+    seen: list[tuple[dict[str, Any], Any]] = []
+
+    def watch(drv: Driver, seat: int, st: dict[str, Any]) -> bool:
+        seen.append((st, drv.svc.game.hand))
+        return False
+
+    d.run_to_end(persons, watch)
+    assert seen
+    for st, hand in seen:
+        mine = set(st["tiles"].split())
+        others = {str(t) for s in (1, 2, 3) for t in _tiles(hand.hands[s])}
+        assert not mine & others
+
+
+def _tiles(mask: int) -> list[Any]:
+    from tranque.rules.tiles import tiles_of
+
+    return list(tiles_of(mask))
+
+
+def test_the_clock_plays_for_a_silent_player_and_a_bot_takes_an_absent_seat() -> None:
+    persons = {0: "ana", 1: "ben", 2: "cai", 3: "dan"}
+    settings = replace(FAST, move_clock=5, grace=30, choose_window=2, redeal_window=2)
+    d = Driver(new_table(settings, persons))
+    d.settle()
+    # Nobody commits: the windows close and every seat contributes the empty seed.
+    while d.svc.game.phase.value in ("deal",):
+        d.now = d.svc.next_wake() or d.now
+        d.settle()
+    assert d.svc.fair is not None and d.svc.fair.fairness is not None
+    assert [s.value for s in d.svc.fair.fairness.seat_status] == ["timeout"] * 4
+    # Silent players: the clock decides for them, marked as such.
+    for _ in range(10):
+        d.now = d.svc.next_wake() or d.now
+        d.settle()
+    assert any(e.type == "played" and e.data["by"] == "clock" for e in d.log)
+    # Seat 1 goes away: after the grace period a bot holds the seat.
+    d.apply(Entry(d.svc.seq + 1, "away", {"seat": 1}, d.now))
+    assert not d.svc.seats[1].taken_over
+    d.now += 31
+    d.settle()
+    assert d.svc.seats[1].taken_over
+    with pytest.raises(TableError) as exc:
+        d.svc.command("ben", {"id": "x", "type": "play", "seq": d.svc.seq, "move": "99"}, d.now)
+    assert exc.value.code == "bot_playing"
+    d.apply(Entry(d.svc.seq + 1, "back", {"seat": 1}, d.now))
+    d.run_to_end({}, None)
+    assert d.svc.over
+
+
+def test_commands_are_refused_without_a_change() -> None:
+    persons = {0: "ana", 1: "ben"}
+    d = Driver(new_table(FAST, persons))
+    d.run_to_end(persons, lambda drv, seat, st: True)  # stops at the first person's turn
+    svc = d.svc
+    st0, st1 = svc.state_for(0), svc.state_for(1)
+    turn, other = (0, 1) if st0["legal"] else (1, 0)
+    guests = {0: "ana", 1: "ben"}
+    before = (svc.seq, svc.game)
+    cases = [
+        (guests[other], {"type": "play", "seq": svc.seq, "move": "99"}, "not_your_turn"),
+        (guests[turn], {"type": "play", "seq": svc.seq - 1, "move": "99"}, "stale"),
+        (guests[turn], {"type": "play", "seq": svc.seq, "move": "pass"}, None),
+        (guests[turn], {"type": "play", "seq": svc.seq, "move": "zz"}, "malformed_move"),
+        ("nobody", {"type": "play", "seq": svc.seq, "move": "99"}, "not_seated"),
+        (guests[turn], {"type": "sit", "seat": 2}, "started"),
+        (guests[turn], {"type": "launch"}, "unknown_type"),
+    ]
+    for guest, msg, code in cases:
+        with pytest.raises(TableError) as exc:
+            svc.command(guest, {"id": "x", **msg}, d.now)
+        if code is not None:
+            assert exc.value.code == code
+        assert (svc.seq, svc.game) == before
+    assert st1 is not None
+
+
+def test_a_rebuilt_table_goes_on_with_its_clocks() -> None:
+    persons = {0: "ana"}
+    settings = replace(FAST, move_clock=10)
+    d = Driver(new_table(settings, persons))
+    d.run_to_end(persons, lambda drv, seat, st: True)
+    deadline = d.svc.actor_deadline(0)
+    assert deadline is not None
+    entries = [Entry(1, "created", {"settings": settings.to_json(), "host": "h"}, 0.0)]
+    base = new_table(settings, persons)
+    entries = [*_log_of(base), *d.log]
+    rebuilt = rebuild("u1", entries, SEEDS)
+    assert rebuilt.actor_deadline(0) == deadline
+    rebuilt.apply(Entry(rebuilt.seq + 1, "resumed", {"shift": 7.0}, d.now + 7))
+    assert rebuilt.actor_deadline(0) == deadline + 7.0
+
+
+def _log_of(svc: TableService) -> list[Entry]:
+    settings = svc.settings
+    out = [Entry(1, "created", {"settings": settings.to_json(), "host": "h"}, 0.0)]
+    for s, seat in enumerate(svc.seats):
+        if seat.kind == "person":
+            out.append(Entry(len(out) + 1, "sat", {"seat": s, "guest": seat.guest}, 0.0))
+        else:
+            out.append(Entry(len(out) + 1, "bot_sat", {"seat": s, "bot": "random"}, 0.0))
+    return out
