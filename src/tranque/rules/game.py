@@ -131,15 +131,19 @@ class GameState:
         """The first hand's leading pair is drawn by tiles and has not been drawn yet."""
         return (
             self.phase is Phase.DEAL
-            and not self.played
+            and self._lead_undecided()
             and self.rules.first_leader is FirstLeader.DRAW
             and self.setup.draw is None
         )
 
+    def _lead_undecided(self) -> bool:
+        # Only the first hand of a game starts with neither a leading pair nor a leader.
+        return self.setup.leading_pair is None and self.setup.leader is None
+
     def needs_coin(self) -> bool:
         return (
             self.phase is Phase.DEAL
-            and not self.played
+            and self._lead_undecided()
             and self.rules.first_leader is FirstLeader.COIN
             and self.setup.coin is None
         )

@@ -1,0 +1,63 @@
+"""The house rules of ARCHITECTURE.md, enforced: rules imports only the standard library, and the
+rooms import each other only in the allowed direction."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "tranque"
+
+# Which rooms each room may import from (besides itself and the standard library).
+ALLOWED: dict[str, set[str]] = {
+    "rules": set(),
+    "fair": {"rules", "commands"},
+    "bots": {"rules"},
+    "arena": {"rules", "bots", "commands"},
+    "table": {"rules", "fair", "bots"},
+    "store": {"rules", "table"},
+    "server": {"rules", "fair", "bots", "table", "store", "commands"},
+    "commands": {"rules", "bots", "fair", "arena", "commands"},
+}
+
+
+def imports_of(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_rules_imports_only_the_standard_library() -> None:
+    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    for path in (SRC / "rules").rglob("*.py"):
+        for name in imports_of(path):
+            top = name.split(".")[0]
+            if top == "tranque":
+                assert name.startswith("tranque.rules"), f"{path.name} imports {name}"
+            else:
+                assert top in stdlib, f"{path.name} imports {name}, outside the standard library"
+
+
+@pytest.mark.parametrize("room", sorted(ALLOWED))
+def test_rooms_import_only_downwards(room: str) -> None:
+    folder = SRC / room
+    if not folder.exists():
+        pytest.skip(f"{room} not built yet")
+    for path in folder.rglob("*.py"):
+        for name in imports_of(path):
+            parts = name.split(".")
+            if parts[0] != "tranque" or len(parts) < 2:
+                continue
+            other = parts[1]
+            assert other != "cli", f"{path} imports the cli; nothing may"
+            if other == room or other in ("client",):
+                continue
+            assert other in ALLOWED[room], f"{room}/{path.name} imports tranque.{other}"
