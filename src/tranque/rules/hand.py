@@ -20,7 +20,7 @@ path cheap enough that it need not be bypassed except in search.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
 from tranque.rules.errors import (
@@ -124,11 +124,21 @@ for _t in ALL_TILES:
     _PLAYS[(_t.index, _t.high)] = Action(_t, _t.high)
     _PLAYS[(_t.index, _t.low)] = Action(_t, _t.low)
 
-# For each open number, the (bit, action) pairs of the tiles that go on it, to list legal moves
-# with a few mask tests instead of scanning a hand.
+# For each open number, the (bit, action) pairs of the tiles that go on it.
 _ON_NUMBER: tuple[tuple[tuple[int, Action], ...], ...] = tuple(
     tuple((t.bit, _PLAYS[(t.index, n)]) for t in ALL_TILES if t.has(n)) for n in range(10)
 )
+# The plays on number n of a hand depend only on which of n's ten tiles it holds: memoised per
+# (n, hand & NUMBER_MASK[n]), so listing legal moves costs two dict lookups.
+_PLAYS_ON: tuple[dict[int, tuple[Action, ...]], ...] = tuple({} for _ in range(10))
+
+
+def _plays_on(number: int, held: int) -> tuple[Action, ...]:
+    table = _PLAYS_ON[number]
+    plays = table.get(held)
+    if plays is None:
+        plays = table[held] = tuple(a for bit, a in _ON_NUMBER[number] if held & bit)
+    return plays
 
 
 # --------------------------------------------------------------------------------------------
@@ -330,9 +340,10 @@ class HandState:
         left = self.left
         if left < 0:
             return [_LEADS[i] for i in iter_bits(hand)]
-        out = [a for bit, a in _ON_NUMBER[left] if hand & bit]
-        if self.right != left:
-            out += [a for bit, a in _ON_NUMBER[self.right] if hand & bit]
+        right = self.right
+        out = list(_plays_on(left, hand & NUMBER_MASK[left]))
+        if right != left:
+            out += _plays_on(right, hand & NUMBER_MASK[right])
         return out or [PASS]
 
     # -- playing ------------------------------------------------------------------------------
@@ -407,8 +418,18 @@ class HandState:
                 bonus = Bonus(BonusKind.FIRST_PASS, (seat + 1) & 1, rules.first_pass_points, k)
                 bonuses = (*bonuses, bonus)
                 pending = False
-            return replace(
-                self, turn=(seat + 1) & 3, moves=moves, bonuses=bonuses, first_pass_pending=pending
+            return HandState(
+                rules,
+                self.hands,
+                self.sleepers,
+                self.leader,
+                (seat + 1) & 3,
+                self.left,
+                self.right,
+                moves,
+                None,
+                bonuses,
+                pending,
             )
         hands = list(self.hands)
         hands[seat] &= ~tile.bit
