@@ -135,9 +135,10 @@ def pick_move(console: Console, ask: Callable[[str], str], view: SeatView) -> Ac
         try:
             action = Action.parse(text)
         except ValueError:
-            action = None
-        if action in view.legal:
-            return action
+            pass
+        else:
+            if action in view.legal:
+                return action
         console.print("  not a legal move here; pick a number from the list")
 
 
