@@ -629,3 +629,270 @@ def duel_heuristics(
                 out[2] += 1
             out[3] += v
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# Inference and search for the strong bot
+
+
+@njit(cache=True)
+def sample_worlds(
+    Sv: np.ndarray, me: int, n: int, rng: np.ndarray, out_hands: np.ndarray, out_logq: np.ndarray
+) -> int:
+    """Deal the tiles ``me`` cannot see to the other three seats and the sleepers, ``n`` times.
+
+    Every world respects what is public: tile counts, the tiles played, and each pass (a seat
+    that passed holds no tile of the numbers it passed on). Tiles with fewer possible owners go
+    first; each goes to an owner in proportion to its free places. ``out_logq`` is the log of
+    each world's proposal probability, for importance weights. Returns the number dealt.
+    """
+    unseen = Sv[S_SET_MASK] & ~Sv[S_PLAYED] & ~Sv[S_HANDS + me]
+    tiles = np.empty(N_TILES, np.int64)
+    allowed = np.empty(N_TILES, np.int64)
+    nt = 0
+    for i in range(N_TILES):
+        if (unseen >> i) & 1:
+            tiles[nt] = i
+            nt += 1
+    owners = np.empty(3, np.int64)
+    caps0 = np.zeros(4, np.int64)  # three other seats, then the sleepers
+    placed = 0
+    for k in range(3):
+        owners[k] = (me + 1 + k) & 3
+        caps0[k] = Sv[S_COUNT + owners[k]]
+        placed += caps0[k]
+    caps0[3] = nt - placed
+    if caps0[3] < 0:
+        return 0
+    order = np.empty(N_TILES, np.int64)
+    keys = np.empty(N_TILES, np.int64)
+    caps = np.zeros(4, np.int64)
+    made = 0
+    attempts = 0
+    while made < n and attempts < 50 * n + 100:
+        attempts += 1
+        # Random order, then most constrained first (stable over the shuffle).
+        for j in range(nt):
+            order[j] = tiles[j]
+        for j in range(nt - 1, 0, -1):
+            r = int(rng_float(rng) * (j + 1))
+            t = order[j]
+            order[j] = order[r]
+            order[r] = t
+        for j in range(nt):
+            i = order[j]
+            a = 8  # the sleepers take anything
+            for k in range(3):
+                v = Sv[S_VOID + owners[k]]
+                if not ((v >> T_HI[i]) & 1) and not ((v >> T_LO[i]) & 1):
+                    a |= 1 << k
+            allowed[i] = a
+            keys[j] = popcount(a)
+        # insertion sort by number of owners
+        for j in range(1, nt):
+            kj = keys[j]
+            oj = order[j]
+            m = j - 1
+            while m >= 0 and keys[m] > kj:
+                keys[m + 1] = keys[m]
+                order[m + 1] = order[m]
+                m -= 1
+            keys[m + 1] = kj
+            order[m + 1] = oj
+        for k in range(4):
+            caps[k] = caps0[k]
+        h0 = 0
+        h1 = 0
+        h2 = 0
+        logq = 0.0
+        ok = True
+        for j in range(nt):
+            i = order[j]
+            a = allowed[i]
+            total = 0
+            for k in range(4):
+                if (a >> k) & 1:
+                    total += caps[k]
+            if total == 0:
+                ok = False
+                break
+            r = rng_float(rng) * total
+            pick = 3
+            for k in range(4):
+                if (a >> k) & 1 and caps[k] > 0:
+                    r -= caps[k]
+                    if r < 0.0:
+                        pick = k
+                        break
+            if not ((a >> pick) & 1) or caps[pick] == 0:
+                for k in range(4):
+                    if (a >> k) & 1 and caps[k] > 0:
+                        pick = k
+            logq += math.log(caps[pick] / total)
+            caps[pick] -= 1
+            bit = np.int64(1) << i
+            if pick == 0:
+                h0 |= bit
+            elif pick == 1:
+                h1 |= bit
+            elif pick == 2:
+                h2 |= bit
+        if not ok:
+            continue
+        for s in range(4):
+            out_hands[made, s] = 0
+        out_hands[made, me] = Sv[S_HANDS + me]
+        out_hands[made, owners[0]] = h0
+        out_hands[made, owners[1]] = h1
+        out_hands[made, owners[2]] = h2
+        out_logq[made] = logq
+        made += 1
+    return made
+
+
+@njit(cache=True)
+def log_likelihood(
+    Sv: np.ndarray,
+    world: np.ndarray,
+    me: int,
+    codes: np.ndarray,
+    ncodes: int,
+    tiles_each: int,
+    W: np.ndarray,
+    temp: float,
+    eps: float,
+    moves: np.ndarray,
+    scores: np.ndarray,
+) -> float:
+    """Log-probability that the heuristic, playing the hidden hands of ``world``, made the plays
+    the other three seats made (softmax at ``temp``, mixed with ``eps`` of uniform)."""
+    init = np.zeros(4, np.int64)
+    for s in range(4):
+        init[s] = world[s] | Sv[S_PLAYED_BY + s]
+    S = new_state(
+        init, Sv[S_LEADER], tiles_each, Sv[S_CAPICUA_MULT], Sv[S_TIED_MODE], Sv[S_SET_MASK]
+    )
+    total = 0.0
+    for k in range(ncodes):
+        mv = codes[k]
+        seat = S[S_TURN]
+        if seat != me and mv >= 0:
+            n = legal_moves(S, moves)
+            if n > 1:
+                heuristic_scores(S, moves, n, W, scores)
+                top = scores[0]
+                for i in range(1, n):
+                    if scores[i] > top:
+                        top = scores[i]
+                z = 0.0
+                chosen = 0.0
+                for i in range(n):
+                    e = math.exp((scores[i] - top) / temp)
+                    z += e
+                    if moves[i] == mv:
+                        chosen = e
+                total += math.log((1.0 - eps) * chosen / z + eps / n)
+        apply_move(S, mv)
+    return total
+
+
+@njit(cache=True)
+def infer_worlds(
+    Sv: np.ndarray,
+    me: int,
+    codes: np.ndarray,
+    ncodes: int,
+    tiles_each: int,
+    n: int,
+    W: np.ndarray,
+    temp: float,
+    eps: float,
+    seed: int,
+    out_hands: np.ndarray,
+    out_logw: np.ndarray,
+) -> int:
+    """Sample ``n`` worlds and give each its log importance weight: likelihood / proposal."""
+    rng = np.zeros(1, np.uint64)
+    rng_seed(rng, seed, 2)
+    logq = np.zeros(n, np.float64)
+    made = sample_worlds(Sv, me, n, rng, out_hands, logq)
+    moves = np.zeros(64, np.int64)
+    scores = np.zeros(64, np.float64)
+    for j in range(made):
+        ll = log_likelihood(
+            Sv, out_hands[j], me, codes, ncodes, tiles_each, W, temp, eps, moves, scores
+        )
+        out_logw[j] = ll - logq[j]
+    return made
+
+
+@njit(cache=True)
+def _utility(v: int, me: int, my_score: int, opp_score: int, target: int, game_w: float) -> float:
+    d = v if (me & 1) == 0 else -v
+    u = float(d)
+    if target > 0:
+        if d > 0 and my_score + d >= target:
+            u += game_w
+        elif d < 0 and opp_score - d >= target:
+            u -= game_w
+    return u
+
+
+@njit(cache=True)
+def evaluate_moves(
+    Sv: np.ndarray,
+    me: int,
+    worlds: np.ndarray,
+    n_worlds: int,
+    cands: np.ndarray,
+    n_cands: int,
+    n_rollouts: int,
+    W: np.ndarray,
+    temp: float,
+    endgame_tiles: int,
+    seed: int,
+    my_score: int,
+    opp_score: int,
+    target: int,
+    game_w: float,
+    out: np.ndarray,
+) -> None:
+    """Mean utility for ``me``'s pair of each candidate move over the worlds.
+
+    After the move, a world with at most ``endgame_tiles`` tiles left in hands is solved exactly;
+    otherwise it is played out ``n_rollouts`` times by the heuristic (softmax at ``temp``), with
+    the same random numbers for every candidate.
+    """
+    base = np.zeros(S_SIZE, np.int64)
+    S = np.zeros(S_SIZE, np.int64)
+    rng = np.zeros(1, np.uint64)
+    moves = np.zeros(64, np.int64)
+    scores = np.zeros(64, np.float64)
+    for a in range(n_cands):
+        out[a] = 0.0
+    for j in range(n_worlds):
+        base[:] = Sv
+        for s in range(4):
+            base[S_HANDS + s] = worlds[j, s]
+            base[S_PIPS + s] = mask_pips(worlds[j, s])
+        base[S_KIND] = KIND_ON
+        base[S_VALUE] = 0
+        base[S_WINNER] = -1
+        for a in range(n_cands):
+            S[:] = base
+            apply_move(S, cands[a])
+            if S[S_KIND] != KIND_ON:
+                out[a] += _utility(S[S_VALUE], me, my_score, opp_score, target, game_w)
+            elif hand_tiles_left(S) <= endgame_tiles:
+                v = solve_exact(S)
+                out[a] += _utility(v, me, my_score, opp_score, target, game_w)
+            else:
+                acc = 0.0
+                for r in range(n_rollouts):
+                    S2 = S.copy()
+                    rng_seed(rng, seed, j * 1000 + r)
+                    v = playout_heuristic(S2, W, temp, rng, moves, scores)
+                    acc += _utility(v, me, my_score, opp_score, target, game_w)
+                out[a] += acc / n_rollouts
+    for a in range(n_cands):
+        out[a] /= max(1, n_worlds)
