@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket
 from tranque.rules.errors import RulesError
 from tranque.rules.variants import Rules
 from tranque.server.identity import Identity
-from tranque.server.protocol import Hello, Ping, ProtocolError, Sync, parse
+from tranque.server.protocol import Hello, Ping, ProtocolError, Sync, _peek_id, parse
 from tranque.table.owner import Lobby, TableOwner, frame
 from tranque.table.ports import Entry, TableStore, WallClock
 from tranque.table.service import TableService, TableSettings, fixed_seeds, secure_seeds
@@ -267,7 +267,9 @@ class Server:
                         writer.cancel()
                         await ws.close(code=POLICY_VIOLATION, reason="rate limit")
                         return
-                    conn.push(error_frame("rate_limited", "too many messages: slow down"))
+                    conn.push(
+                        error_frame("rate_limited", "too many messages: slow down", _peek_id(raw))
+                    )
                     continue
                 try:
                     msg = parse(raw)

@@ -101,7 +101,7 @@ def build_app(args: argparse.Namespace) -> Any:
             seed = bytes.fromhex(args.test_seed)
         except ValueError:
             raise CommandError("--test-seed is hex") from None
-    config = ServerConfig(defaults=defaults, test_seed=seed, rate=args.rate, burst=2 * args.rate)
+    config = ServerConfig(defaults=defaults, test_seed=seed, rate=args.rate, burst=3 * args.rate)
     config.on_ready = getattr(args, "on_ready", None)
     url = args.db
 

@@ -49,7 +49,8 @@ class TableOwner:
         self.service = service
         self.store = store
         self.clock = clock
-        self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self.inbox: deque[tuple[Any, ...]] = deque()
+        self.wake = asyncio.Event()
         self.subscribers: list[Subscriber] = []
         self.recent: deque[tuple[int, bytes]] = deque(maxlen=RECENT)
         self.errors: dict[tuple[str, str], dict[str, Any]] = {}
@@ -72,40 +73,46 @@ class TableOwner:
 
     # -- the inbox ----
 
+    def _put(self, item: tuple[Any, ...]) -> None:
+        self.inbox.append(item)
+        self.wake.set()
+
     def command(self, sub: Subscriber, msg: dict[str, Any]) -> None:
-        self.inbox.put_nowait(("cmd", sub, msg))
+        self._put(("cmd", sub, msg))
 
     def attach(self, sub: Subscriber, last_seq: int | None) -> None:
-        self.inbox.put_nowait(("attach", sub, last_seq))
+        self._put(("attach", sub, last_seq))
 
     def detach(self, sub: Subscriber) -> None:
-        self.inbox.put_nowait(("detach", sub))
+        self._put(("detach", sub))
 
     def sync(self, sub: Subscriber, last_seq: int | None) -> None:
-        self.inbox.put_nowait(("sync", sub, last_seq))
+        self._put(("sync", sub, last_seq))
 
     async def run(self) -> None:
+        # The inbox is a deque and an Event rather than a Queue read under a timeout: a
+        # timed-out ``wait_for(queue.get())`` can drop the item it was handed (Python 3.11).
+        loop = asyncio.get_running_loop()
         try:
-            await self._advance()
             while True:
+                while self.inbox:
+                    await self._handle(self.inbox.popleft())
+                await self._advance()
+                if self.inbox:
+                    continue
+                self.wake.clear()
                 wake = self.service.next_wake()
                 if wake is None:
-                    item = await self.inbox.get()
-                else:
-                    timeout = wake - self.clock.now()
-                    if timeout <= 0:
-                        await self._advance()
-                        continue
-                    try:
-                        item = await asyncio.wait_for(self.inbox.get(), timeout)
-                    except TimeoutError:
-                        await self._advance()
-                        continue
-                await self._handle(item)
-                # Drain what is already waiting before looking at the clocks again.
-                while not self.inbox.empty():
-                    await self._handle(self.inbox.get_nowait())
-                await self._advance()
+                    await self.wake.wait()
+                    continue
+                timeout = wake - self.clock.now()
+                if timeout <= 0:
+                    continue
+                timer = loop.call_later(timeout, self.wake.set)
+                try:
+                    await self.wake.wait()
+                finally:
+                    timer.cancel()
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -286,7 +293,7 @@ class Lobby:
             owner = self._start(svc, recent)
             if svc.started and not svc.over:
                 # Clocks go on with the time they had left when the table last moved.
-                owner.inbox.put_nowait(("resumed", max(0.0, self.clock.now() - svc.last_ts)))
+                owner._put(("resumed", max(0.0, self.clock.now() - svc.last_ts)))
             count += 1
         return count
 

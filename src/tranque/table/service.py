@@ -323,7 +323,9 @@ class TableService:
         if self.over:
             raise TableError("game_over", "the game is over")
 
-    def _cmd_sit(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    def _cmd_sit(
+        self, guest: str, seat: int | None, msg: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         want = msg["seat"]
         if self.started:
             raise TableError("started", "the game has started: seats are taken")
@@ -335,7 +337,9 @@ class TableService:
             raise TableError("seat_taken", f"seat {want} is taken")
         return "sat", {"seat": want, "nickname": msg.get("nickname") or "guest"}
 
-    def _cmd_add_bot(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    def _cmd_add_bot(
+        self, guest: str, seat: int | None, msg: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         want = msg["seat"]
         if guest != self.host:
             raise TableError("not_host", "only the table's host may seat a bot")
@@ -347,7 +351,9 @@ class TableService:
             raise TableError("seat_taken", f"seat {want} is taken")
         return "bot_sat", {"seat": want, "bot": resolve_bot_name(self.settings.bot)}
 
-    def _cmd_leave(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    def _cmd_leave(
+        self, guest: str, seat: int | None, msg: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         if seat is None:
             raise TableError("not_seated", "you have no seat at this table")
         if not self.started:
@@ -358,7 +364,9 @@ class TableService:
             raise TableError("already_away", "you have already left this table")
         return "away", {"seat": seat, "left": True}
 
-    def _cmd_ready(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    def _cmd_ready(
+        self, guest: str, seat: int | None, msg: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         self._need_running()
         s = self._need_seat(seat)
         fair = self.fair
@@ -373,7 +381,9 @@ class TableService:
             raise TableError("bad_commit", "a commitment is 64 hex digits (SHA-256)")
         return "committed", {"seat": s, "hand": fair.hand, "commit": commit}
 
-    def _cmd_reveal(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    def _cmd_reveal(
+        self, guest: str, seat: int | None, msg: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         self._need_running()
         s = self._need_seat(seat)
         fair = self.fair
@@ -392,7 +402,9 @@ class TableService:
             raise TableError("bad_seed", "a seed is hex text of at most 64 bytes")
         return "revealed", {"seat": s, "hand": fair.hand, "seed": seed}
 
-    def _cmd_redeal(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    def _cmd_redeal(
+        self, guest: str, seat: int | None, msg: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         self._need_running()
         s = self._need_seat(seat)
         try:
@@ -401,7 +413,9 @@ class TableService:
             raise TableError(exc.code, str(exc)) from None
         return "redeal", {"seat": s, "ask": bool(msg["ask"]), "by": "person"}
 
-    def _cmd_choose(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    def _cmd_choose(
+        self, guest: str, seat: int | None, msg: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         self._need_running()
         s = self._need_seat(seat)
         seats = self.game.choosing_seats()
@@ -415,7 +429,9 @@ class TableService:
             raise TableError("malformed", "a choice is 'salgo' or 'sal_tu'") from None
         return "chose", {"seat": s, "choice": choice.value, "by": "person"}
 
-    def _cmd_play(self, guest: str, seat: int | None, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    def _cmd_play(
+        self, guest: str, seat: int | None, msg: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         self._need_running()
         s = self._need_seat(seat)
         try:
