@@ -96,7 +96,7 @@ function header(extra = []) {
         rerender();
       },
     },
-    LANGS.map((l) => h("option", { value: l.code, selected: l.code === getLang() }, l.name)),
+    LANGS.map((l) => h("option", { value: l.code, selected: l.code === getLang(), title: l.name }, l.code.toUpperCase())),
   );
   return h(
     "header",
@@ -698,10 +698,10 @@ function seatBadge(m, seat, rel) {
       m.me && m.info && m.info.host === m.me.guest ? h("button", { class: "add-bot", "data-seat": seat, onclick: () => app.sock.command({ type: "add_bot", seat }) }, t("add_bot")) : null));
   }
   if (count !== undefined && rel !== 0 && count > 0) {
-    kids.push(h("div", { class: "backs", "aria-label": t("tiles_left", { n: count }) },
-      h("span", { class: "count" }, t("tiles_left", { n: count }))));
+    kids.push(h("div", { class: "backs", "aria-label": tilesLeft(count) },
+      h("span", { class: "count" }, tilesLeft(count))));
   } else if (count !== undefined && rel === 0 && m.state.phase && m.state.phase !== "deal") {
-    kids.push(h("div", { class: "backs" }, h("span", { class: "count" }, t("tiles_left", { n: count }))));
+    kids.push(h("div", { class: "backs" }, h("span", { class: "count" }, tilesLeft(count))));
   }
   if (last === "pass") kids.push(h("div", { class: "pass-bubble", role: "status" }, t("passed")));
   if (m.chose.has(seat) && !m.choices && st.phase === "choose") kids.push(h("div", { class: "chose-mark" }, t("has_chosen")));
@@ -714,6 +714,10 @@ function seatBadge(m, seat, rel) {
   }
   if (turn) kids.push(h("div", { class: "clock", "data-seat": seat }, h("div", { class: "bar" }), h("span", { class: "secs" })));
   return h("div", { class: `seat rel${rel}${turn ? " turn" : ""}${partner ? " partner" : ""}`, "data-seat": seat, "aria-current": turn ? "true" : null }, kids);
+}
+
+function tilesLeft(n) {
+  return t(n === 1 ? "tiles_left_1" : "tiles_left", { n });
 }
 
 function choosingSeats(m) {
@@ -942,7 +946,7 @@ function renderTable() {
       seatBadge(m, rel(1), 1),
       seatBadge(m, rel(0), 0)),
     actionBar(m),
-    me !== null ? myHand(m) : null,
+    me !== null && splitTiles(m.state.tiles).length ? myHand(m) : null,
     h("section", { class: "log", "aria-label": t("log") }, h("ol", {}, m.log.slice(-6).map((x) => h("li", {}, x)))),
     m.panel === "sheet" ? sheetPanel(m) : null,
     m.panel === "verify" ? verifyPanel(m) : null,

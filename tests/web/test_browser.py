@@ -1,0 +1,404 @@
+"""The browser client in Debian's Chromium against a real server process, by clicks alone."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from tranque.fair.recipe import deal_for, deal_key
+from tranque.rules.tiles import format_tiles
+from tranque.rules.variants import Rules
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 768}
+SPOKEN = re.compile(r"^(doble \w+|\w+-\w+)(, se puede jugar)?$")
+
+
+def new_page(browser: Any, viewport: dict[str, int] = PHONE, locale: str = "es-ES") -> Any:
+    ctx = browser.new_context(viewport=viewport, locale=locale)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def try_click(page: Any, selector: str) -> bool:
+    loc = page.locator(selector)
+    try:
+        if loc.count() and loc.first.is_visible():
+            loc.first.click(timeout=1500)
+            return True
+    except Exception:  # the table re-rendered under the click: look again
+        return False
+    return False
+
+
+def step(page: Any) -> bool:
+    """Make whatever decision the page offers, by clicks; True if something was clicked."""
+    for sel in ("#continue", "#salgo", "#redeal-no"):
+        if try_click(page, sel):
+            return True
+    if try_click(page, ".hand .tile.playable"):
+        try_click(page, ".end-btn")
+        return True
+    return False
+
+
+def play_until(pages: list[Any], done: Any, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if done():
+            return
+        moved = False
+        for p in pages:
+            moved = step(p) or moved
+        if not moved:
+            time.sleep(0.1)
+    raise AssertionError(f"not done after {seconds} s")
+
+
+def shot(page: Any, shots: Path, name: str) -> None:
+    page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+
+
+def create_table(
+    page: Any, base: str, *, target: int, mode: str = "practice", nick: str = "Ana"
+) -> str:
+    page.goto(base + "/")
+    page.fill("#nickname", nick)
+    page.select_option("#variant", "havana")
+    page.fill("#target", str(target))
+    page.check(f"input[name=mode][value={mode}]")
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/t/"))
+    return page.url.rsplit("/t/", 1)[1]
+
+
+def hand_over(page: Any) -> bool:
+    return page.locator("#result").count() > 0
+
+
+def verified(page: Any, hand: int) -> bool | None:
+    """The verification panel's verdict on a hand: True ✓, False ✗, None not there yet."""
+    loc = page.locator(f'.hand-checks[data-hand="{hand}"] .verdict')
+    if not loc.count():
+        return None
+    return loc.first.get_attribute("data-ok") == "true"
+
+
+def open_verify(page: Any) -> None:
+    if not page.locator("#verificacion").count():
+        page.keyboard.press("Escape")
+        page.click("#open-verify")
+    page.wait_for_selector("#verificacion")
+
+
+def wait_verdict(page: Any, hand: int, seconds: float = 20) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        open_verify(page)
+        v = verified(page, hand)
+        if v is not None:
+            return v
+        time.sleep(0.2)
+    raise AssertionError("no verdict")
+
+
+def hand_tiles(page: Any) -> list[str]:
+    return sorted(page.locator(".hand .tile").evaluate_all("els => els.map(e => e.dataset.tile)"))
+
+
+# -- tests -------------------------------------------------------------------------------------
+
+
+def test_tiles_and_spoken_names(browser: Any, static_base: str) -> None:
+    page = new_page(browser)
+    page.goto(static_base + "/index.html")
+    got = page.evaluate(
+        """async () => {
+          const T = await import('/js/tiles.js');
+          const pips = [];
+          for (let n = 0; n <= 9; n++) pips.push(T.tileSVG(n, n).querySelectorAll('.pip').length);
+          return {
+            pips,
+            es: ['94', '49', '66', '00', '10'].map((x) => T.spokenName(x, 'es')),
+            en: ['94', '66', '00'].map((x) => T.spokenName(x, 'en')),
+          };
+        }"""
+    )
+    assert got["pips"] == [0, 2, 4, 6, 8, 10, 12, 14, 16, 18]
+    assert got["es"] == ["nueve-cuatro", "nueve-cuatro", "doble seis", "doble blanco", "uno-blanca"]
+    assert got["en"] == ["nine-four", "double six", "double blank"]
+    page.context.close()
+
+
+def test_languages_spanish_by_default_english_complete(browser: Any, static_base: str) -> None:
+    page = new_page(browser, locale="fr-FR")
+    page.goto(static_base + "/index.html")
+    assert page.locator("#play-now").inner_text() == "Jugar ahora"
+    assert page.locator("html").get_attribute("lang") == "es"
+    page.select_option("#lang", "en")
+    assert page.locator("#play-now").inner_text() == "Play now"
+    assert page.locator("html").get_attribute("lang") == "en"
+    page.reload()
+    assert page.locator("#play-now").inner_text() == "Play now"  # the choice is kept
+    page.context.close()
+    en = new_page(browser, locale="en-US")
+    en.goto(static_base + "/index.html")
+    assert en.locator("#create").inner_text() == "Create table"
+    # Every Spanish string has an English one and the other way round.
+    keys = en.evaluate(
+        """async () => {
+          const I = await import('/js/i18n.js');
+          const es = Object.keys(I.STRINGS.es), en = Object.keys(I.STRINGS.en);
+          return [es.filter((k) => !en.includes(k)), en.filter((k) => !es.includes(k))];
+        }"""
+    )
+    assert keys == [[], []]
+    en.context.close()
+
+
+def test_short_game_english_desktop_keyboard_and_screens(
+    browser: Any, server: Any, shots: Path
+) -> None:
+    page = new_page(browser, DESKTOP, locale="en-GB")
+    page.goto(server.base + "/")
+    shot(page, shots, "landing-en-1366x768")
+    create_table(page, server.base, target=30, nick="Kim")
+    page.wait_for_selector(".hand .tile")
+    # Keyboard: tab to a tile and press Enter; tiles carry spoken names.
+    end = time.monotonic() + 60
+    played_by_key = False
+    while time.monotonic() < end and not played_by_key:
+        if try_click(page, "#salgo") or try_click(page, "#redeal-no"):
+            continue
+        playable = page.locator(".hand .tile.playable")
+        if playable.count():
+            label = playable.first.get_attribute("aria-label")
+            assert label.endswith(", playable")
+            before = page.locator(".hand .tile").count()
+            playable.first.focus()
+            page.keyboard.press("Enter")
+            if page.locator(".end-btn").count():
+                page.locator(".end-btn").first.focus()
+                page.keyboard.press("Enter")
+            page.wait_for_function(f"document.querySelectorAll('.hand .tile').length < {before}")
+            played_by_key = True
+        time.sleep(0.1)
+    assert played_by_key
+    shot(page, shots, "table-en-1366x768")
+    play_until([page], lambda: page.locator("#game-over").count() > 0, 240)
+    shot(page, shots, "game-over-en-1366x768")
+    assert "win" in page.locator("#game-over .winner").inner_text()
+    page.click("#see-sheet")
+    sheet = page.locator("#planilla")
+    assert sheet.locator("thead").inner_text().split() == ["Hand", "Us", "Them"]
+    totals = [int(x) for x in sheet.locator("tfoot .sum").all_inner_texts()]
+    assert max(totals) >= 30
+    shot(page, shots, "planilla-en-1366x768")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_whole_havana_practice_game_by_clicks(browser: Any, server: Any, shots: Path) -> None:
+    """Jugar ahora: three bots, Havana rules, to 100, on a phone; every hand verified ✓."""
+    page = new_page(browser, PHONE)
+    page.goto(server.base + "/")
+    shot(page, shots, "landing-es-390x844")
+    page.fill("#nickname", "Yoel")
+    page.click("#play-now")
+    page.wait_for_selector(".hand .tile")
+    for label in page.locator(".hand .tile").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    ):
+        assert SPOKEN.match(label), label
+    seen_result = False
+
+    def done() -> bool:
+        nonlocal seen_result
+        if not seen_result and hand_over(page):
+            seen_result = True
+            shot(page, shots, "hand-over-es-390x844")
+        return page.locator("#game-over").count() > 0
+
+    mid = False
+    end = time.monotonic() + 900
+    while not done():
+        assert time.monotonic() < end, "the game did not end in time"
+        if not mid and page.locator(".chain-tile").count() >= 8:
+            shot(page, shots, "table-es-390x844")
+            mid = True
+        if not step(page):
+            time.sleep(0.1)
+    shot(page, shots, "game-over-es-390x844")
+    winner = page.locator("#game-over .winner").inner_text()
+    assert "ganan" in winner
+    page.click("#see-sheet")
+    totals = [int(x) for x in page.locator("#planilla tfoot .sum").all_inner_texts()]
+    assert max(totals) >= 100
+    rows = page.locator("#planilla tbody tr").count()
+    shot(page, shots, "planilla-es-390x844")
+    hands = int(page.evaluate("window.tranque.model.handNumber"))
+    assert rows >= 1 and hands >= 1
+    for n in range(1, hands + 1):
+        assert wait_verdict(page, n) is True, f"hand {n}"
+    shot(page, shots, "verify-es-390x844")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_two_people_and_two_bots_by_invite_link(browser: Any, server: Any, shots: Path) -> None:
+    host = new_page(browser, DESKTOP)
+    create_table(host, server.base, target=30, mode="people", nick="Ana")
+    invite = host.locator("#invite-link").input_value()
+    assert re.search(r"/t/[\w-]+$", invite)
+    shot(host, shots, "invite-es-1366x768")
+    guest = new_page(browser, PHONE)
+    guest.goto(server.base + "/")
+    guest.fill("#nickname", "Luis")
+    guest.fill("#joinlink", invite)
+    guest.click("#join")
+    guest.click('.sit[data-seat="2"]')
+    host.click('.add-bot[data-seat="1"]')
+    host.click('.add-bot[data-seat="3"]')
+    for p in (host, guest):
+        p.wait_for_selector(".hand .tile", timeout=20_000)
+    # The partner sits across; bots are marked.
+    assert "Luis" in host.locator(".seat.rel2 .name").inner_text()
+    assert "Ana" in guest.locator(".seat.rel2 .name").inner_text()
+    assert host.locator(".seat.rel1 .bot-mark").count() == 1
+    assert guest.locator(".seat.rel3 .bot-mark").count() == 1
+    play_until([host, guest], lambda: hand_over(host) and hand_over(guest), 180)
+    shot(guest, shots, "hand-over-two-people-390x844")
+    # Both saw the same end of hand: the same four hands and sleepers face up.
+    for p in (host, guest):
+        assert p.locator("#result .final-hand").count() == 4
+        assert p.locator("#result .sleepers .tile").count() == 15
+    assert wait_verdict(host, 1) is True
+    assert wait_verdict(guest, 1) is True
+    # Two people's seeds went into the deal: each check of a revealed seat passed.
+    for p in (host, guest):
+        mine = p.locator('.hand-checks[data-hand="1"] li[data-check="my_seed"]')
+        assert mine.count() == 1 and "ok" in (mine.get_attribute("class") or "")
+        assert p.locator('.hand-checks[data-hand="1"] li[data-check="seat_seed"]').count() == 2
+    assert host.errors == [] and guest.errors == []
+    host.context.close()
+    guest.context.close()
+
+
+def test_reconnect_mid_hand_resumes_where_it_was(
+    browser: Any, server_factory: Any, shots: Path
+) -> None:
+    server = server_factory()
+    page = new_page(browser, PHONE)
+    create_table(page, server.base, target=30)
+    # Play a few tiles of the first hand.
+    end = time.monotonic() + 90
+    while page.locator(".chain-tile").count() < 6:
+        assert time.monotonic() < end
+        if not step(page):
+            time.sleep(0.1)
+    page.wait_for_timeout(300)
+    before_tiles = hand_tiles(page)
+    # The server dies; the page says so and keeps trying.
+    port = server.port
+    server.kill9()
+    page.wait_for_selector("#conn:not([hidden])", timeout=10_000)
+    assert "reconectando" in page.locator("#conn").inner_text().lower()
+    shot(page, shots, "reconnecting-es-390x844")
+    server.port = port
+    server.start()
+    page.wait_for_selector("#conn", state="hidden", timeout=30_000)
+    chain_after = page.locator(".chain-tile").count()
+    assert chain_after >= 6
+    assert hand_tiles(page) == before_tiles or page.locator(".hand .tile").count() < len(
+        before_tiles
+    )
+    # A reload resumes too: the same hand, the same tiles.
+    page.wait_for_timeout(500)
+    tiles_now = hand_tiles(page)
+    chain_now = page.locator(".chain-tile").count()
+    page.reload()
+    page.wait_for_selector(".hand .tile")
+    page.wait_for_timeout(300)
+    assert hand_tiles(page) == tiles_now or len(hand_tiles(page)) < len(tiles_now)
+    assert page.locator(".chain-tile").count() >= chain_now
+    # And the hand goes on to its end, with its deal verified.
+    play_until([page], lambda: hand_over(page), 120)
+    assert wait_verdict(page, 1) is True
+    assert page.errors == []
+    page.context.close()
+
+
+def test_verification_all_checks_then_a_tampered_record(
+    browser: Any, server: Any, shots: Path
+) -> None:
+    page = new_page(browser, DESKTOP)
+    table = create_table(page, server.base, target=30)
+    play_until([page], lambda: hand_over(page), 120)
+    assert wait_verdict(page, 1) is True
+    checks = page.locator('.hand-checks[data-hand="1"] li')
+    ids = checks.evaluate_all("els => els.map(e => e.dataset.check)")
+    for needed in ("server_commit", "server_commit_seen", "my_seed", "deal_seat", "sleepers",
+                   "my_tiles", "draw"):  # fmt: skip
+        assert needed in ids
+    assert all("ok" in c for c in checks.evaluate_all("els => els.map(e => e.className)"))
+    shot(page, shots, "verify-ok-1366x768")
+
+    # The browser recomputes exactly what Python's recipe deals from the published record.
+    record = json.loads(page.evaluate(f"fetch('/api/tables/{table}/record').then(r => r.text())"))
+    hand = record["hands"][0]
+    f = hand["fairness"]
+    key = deal_key(
+        bytes.fromhex(f["server_seed"]), f["table_id"], f["hand_number"],
+        [bytes.fromhex(s) for s in f["client_seeds"]],
+    )  # fmt: skip
+    deal = deal_for(key, Rules.from_json(record["rules"]), f["attempts"] - 1)
+    assert sorted(format_tiles(deal.hands[0]).split()) == sorted(hand["hands"][0].split())
+
+    # Someone swaps a tile between seat 1 and the sleepers in the published record.
+    def tamper(route: Any) -> None:
+        body = json.loads(route.fetch().text())
+        h1 = body["hands"][0]
+        a = h1["hands"][1].split()
+        s = h1["sleepers"].split()
+        a[0], s[0] = s[0], a[0]
+        h1["hands"][1] = " ".join(a)
+        h1["sleepers"] = " ".join(s)
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/api/tables/*/record", tamper)
+    page.reload()
+    assert wait_verdict(page, 1) is False
+    bad = page.locator('.hand-checks[data-hand="1"] li.bad')
+    bad_ids = bad.evaluate_all("els => els.map(e => e.dataset.check)")
+    assert "deal_seat" in bad_ids and "sleepers" in bad_ids
+    assert page.locator("#verify-badge").inner_text() == "✗"
+    shot(page, shots, "verify-tampered-1366x768")
+
+    # A server seed that does not match its commitment fails too.
+    def tamper_seed(route: Any) -> None:
+        body = json.loads(route.fetch().text())
+        fair = body["hands"][0]["fairness"]
+        fair["server_seed"] = ("00" if fair["server_seed"][:2] != "00" else "11") + fair[
+            "server_seed"
+        ][2:]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.unroute("**/api/tables/*/record")
+    page.route("**/api/tables/*/record", tamper_seed)
+    page.reload()
+    assert wait_verdict(page, 1) is False
+    bad_ids = page.locator('.hand-checks[data-hand="1"] li.bad').evaluate_all(
+        "els => els.map(e => e.dataset.check)"
+    )
+    assert "server_commit" in bad_ids
+    page.unroute("**/api/tables/*/record")
+    page.reload()
+    assert wait_verdict(page, 1) is True
+    page.context.close()
