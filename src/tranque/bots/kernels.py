@@ -716,12 +716,12 @@ def sample_worlds(
             if total == 0:
                 ok = False
                 break
-            r = rng_float(rng) * total
+            x = rng_float(rng) * total
             pick = 3
             for k in range(4):
                 if (a >> k) & 1 and caps[k] > 0:
-                    r -= caps[k]
-                    if r < 0.0:
+                    x -= caps[k]
+                    if x < 0.0:
                         pick = k
                         break
             if not ((a >> pick) & 1) or caps[pick] == 0:
