@@ -227,7 +227,7 @@ def test_whole_havana_practice_game_by_clicks(browser: Any, server: Any, shots: 
         return page.locator("#game-over").count() > 0
 
     mid = False
-    end = time.monotonic() + 900
+    end = time.monotonic() + 480
     while not done():
         assert time.monotonic() < end, "the game did not end in time"
         if not mid and page.locator(".chain-tile").count() >= 8:
