@@ -191,7 +191,7 @@ class TableClient:
             for e in msg.get("missed") or []:
                 self.events.append(e)
             self.synced.set()
-        elif kind in ("ack", "error"):
+        elif kind in ("ack", "error", "pong"):
             if kind == "error":
                 self.errors.append(msg)
             cid = msg.get("id")

@@ -61,6 +61,7 @@ class Connection:
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.limit = limit
         self.dropped = False
+        self.close_reason = "too slow"
 
     def push(self, frame_: bytes) -> None:
         if self.queue.qsize() >= self.limit:
@@ -75,7 +76,7 @@ class Connection:
             item = await self.queue.get()
             if item is None:
                 with contextlib.suppress(Exception):
-                    await ws.close(code=POLICY_VIOLATION, reason="too slow")
+                    await ws.close(code=POLICY_VIOLATION, reason=self.close_reason)
                 return
             await ws.send_text(item.decode())
 
@@ -264,8 +265,11 @@ class Server:
                 if not bucket.take():
                     strikes += 1
                     if strikes > cfg.strikes:
-                        writer.cancel()
-                        await ws.close(code=POLICY_VIOLATION, reason="rate limit")
+                        # The frames already queued go out first, then the close.
+                        conn.close_reason = "rate limit"
+                        conn.queue.put_nowait(None)
+                        with contextlib.suppress(Exception):
+                            await asyncio.wait_for(asyncio.shield(writer), 5)
                         return
                     conn.push(
                         error_frame("rate_limited", "too many messages: slow down", _peek_id(raw))
