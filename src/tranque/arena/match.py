@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from tranque.bots.base import Bot, make_bot
 from tranque.rules.dealing import deal_next, random_deal
 from tranque.rules.errors import IllegalMoveError
-from tranque.rules.game import GameState, LeadChoice, Phase, Setup
+from tranque.rules.game import GameState, LeadChoice, Phase
 from tranque.rules.hand import EndKind, HandState
 from tranque.rules.variants import Rules
 from tranque.rules.views import seat_view
@@ -111,7 +111,7 @@ def play_deal_pair(rules: Rules, name_a: str, name_b: str, seed: int, index: int
         bots, labels = _seating(name_a, name_b, orientation, seeds)
         timed = _Timed(bots, labels, unit.times)
         hand = HandState.start(rules, deal, leader)
-        game = GameState(rules, phase=Phase.PLAY, setup=Setup(1, leader=leader), hand=hand)
+        game = GameState.for_hand(hand)
         while game.hand is not None and not game.hand.is_over:
             game = timed.action(game, game.hand.turn)
         assert game.hand is not None

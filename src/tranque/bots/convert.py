@@ -6,7 +6,7 @@ import numpy as np
 
 from tranque.bots import kernels as K
 from tranque.rules.dealing import random_deal
-from tranque.rules.game import GameState, Phase, Setup
+from tranque.rules.game import GameState
 from tranque.rules.hand import PASS, Action, HandState
 from tranque.rules.tiles import ALL_TILES, mask_of
 from tranque.rules.variants import Rules, TiedBlock
@@ -73,5 +73,5 @@ def sample_view(rules: Rules | None = None, seed: int = 0, moves: int = 0) -> Se
         if hand.is_over:
             break
         hand = hand.apply(rng.choice(hand.legal_actions()))
-    game = GameState(rules, phase=Phase.PLAY, setup=Setup(1, leader=0), hand=hand)
+    game = GameState.for_hand(hand)
     return seat_view(game, hand.turn)

@@ -96,6 +96,12 @@ class GameState:
     def new(rules: Rules) -> GameState:
         return GameState(rules)
 
+    @staticmethod
+    def for_hand(hand: HandState) -> GameState:
+        """A game whose only business is this one hand, already led (arena deals, bot tests)."""
+        setup = Setup(1, leader=hand.leader)
+        return GameState(hand.rules, phase=Phase.PLAY, setup=setup, hand=hand)
+
     # -- reading ------------------------------------------------------------------------------
 
     @property
