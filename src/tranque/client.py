@@ -23,9 +23,11 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import msgspec
 import websockets
 
 CLIENT_TAG = b"tranque-client|"
+_decode = msgspec.json.Decoder().decode
 
 
 def client_commit(seed: bytes) -> str:
@@ -166,7 +168,7 @@ class TableClient:
                 now = time.perf_counter()
                 if self.keep_frames:
                     self.frames.append(text if isinstance(text, str) else text.decode())
-                msg = json.loads(text)
+                msg = _decode(text)
                 if self.on_frame is not None:
                     self.on_frame(msg, now)
                 self._take(msg)

@@ -1,4 +1,4 @@
-"""Bad input of every kind: an error frame with a code, the state unchanged, the connection alive."""
+"""Bad input of every kind: an error frame with a code, no change, the connection alive."""
 
 from __future__ import annotations
 

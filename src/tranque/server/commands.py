@@ -6,6 +6,7 @@ This module is the composition root: it plugs the SQL store into the app's ``Tab
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import socket
 from dataclasses import replace
@@ -140,6 +141,9 @@ def run_serve(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=3,
     )
     server = uvicorn.Server(config)
+    # Fewer, later collections: a full collection over many live tables is a latency spike.
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 1000)
     host = f"[{args.host}]" if ":" in args.host else args.host
     address.append(f"http://{host}:{port}/")
     server.run(sockets=[sock])

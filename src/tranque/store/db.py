@@ -47,6 +47,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # NORMAL in WAL mode: a commit survives the process being killed (not a power cut).
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=5000")
+    # Checkpoints run from a background task (PASSIVE, on another connection), so that a
+    # commit never waits for one: that wait was the tail of the move latency.
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
 
 
@@ -64,6 +67,7 @@ class Store:
             asyncio.Queue()
         )
         self._writer: asyncio.Task[None] | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0  # group commits made (for the benchmark)
 
     # -- life -----------------------------------------------------------------------------------
@@ -75,8 +79,22 @@ class Store:
     def start(self) -> None:
         if self._writer is None:
             self._writer = asyncio.create_task(self._write_loop(), name="store writer")
+        if self.engine.dialect.name == "sqlite" and self._checkpointer is None:
+            self._checkpointer = asyncio.create_task(self._checkpoints(), name="checkpoints")
+
+    async def _checkpoints(self) -> None:
+        while True:
+            await asyncio.sleep(2.0)
+            with contextlib.suppress(Exception):
+                async with self.engine.connect() as conn:
+                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpointer
+            self._checkpointer = None
         if self._writer is not None:
             # Let what is queued be written, then stop.
             while not self._queue.empty():
