@@ -181,7 +181,7 @@ async def _load(
     def pct(p: float) -> float | None:
         if not lat:
             return None
-        return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2)
+        return float(round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2))
 
     return {
         "moves_per_second": round(moves / elapsed, 1),
