@@ -13,11 +13,14 @@ from rich.table import Table
 from tranque.commands import CommandError
 from tranque.rules.record import (
     GAME_FORMAT,
+    MATCH_FORMAT,
     game_summary,
     load,
+    match_summary,
     outcome_summary,
     replay_game,
     replay_hand,
+    replay_match,
 )
 
 ENDED = {"pegarse": "pegarse", "tranque": "tranque", "tied_tranque": "tied tranque"}
@@ -27,7 +30,10 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "replay", help="replay a hand or game record (JSON) and print the outcome"
     )
-    parser.add_argument("file", help="a tranque-hand/1 or tranque-game/1 record ('-' for stdin)")
+    parser.add_argument(
+        "file",
+        help="a tranque-hand/1, tranque-game/1 or tranque-match/1 record ('-' for stdin)",
+    )
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.set_defaults(func=run)
 
@@ -45,7 +51,10 @@ def read(path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     data = load(read(args.file))
-    if data["format"] == GAME_FORMAT:
+    if data["format"] == MATCH_FORMAT:
+        summary = match_summary(*replay_match(data))
+        summary["format"] = MATCH_FORMAT
+    elif data["format"] == GAME_FORMAT:
         summary = game_summary(replay_game(data))
         summary["format"] = GAME_FORMAT
     else:
@@ -55,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=1))
         return 0
     console = Console(highlight=False)
-    if summary["format"] == GAME_FORMAT:
+    if summary["format"] == MATCH_FORMAT:
+        print_match(console, summary)
+    elif summary["format"] == GAME_FORMAT:
         print_game(console, summary)
     else:
         print_hand(console, summary)
@@ -105,3 +116,14 @@ def print_game(console: Console, s: dict[str, Any]) -> None:
             marks.append(f"viajera in hand {', '.join(map(str, s['viajeras']))}")
         tail = f" ({'; '.join(marks)})" if marks else ""
         console.print(f"pair {s['winner']} wins {s['scores'][0]} to {s['scores'][1]}{tail}")
+
+
+def print_match(console: Console, s: dict[str, Any]) -> None:
+    for number, game in enumerate(s["games"], 1):
+        console.print(f"[bold]game {number}[/bold]")
+        print_game(console, game)
+    a, b = s["wins"]
+    if s["winner"] is None:
+        console.print(f"match not decided: games A {a}, B {b} (first to {s['games_to_win']})")
+    else:
+        console.print(f"pair {s['winner']} wins the match, games A {a}, B {b}")

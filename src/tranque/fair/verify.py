@@ -24,11 +24,13 @@ from tranque.fair.recipe import (
 from tranque.fair.seeds import HandFairness, SeatStatus
 from tranque.rules.errors import InvalidRecordError, RulesError
 from tranque.rules.hand import Deal
+from tranque.rules.record import replay_match
 from tranque.rules.tiles import Tile, format_tiles, mask_of, parse_tiles, tiles_of
 from tranque.rules.variants import FirstLeader, Rules
 
 HAND_FORMAT = "tranque-hand/1"
 GAME_FORMAT = "tranque-game/1"
+MATCH_FORMAT = "tranque-match/1"
 MAX_ATTEMPT = (1 << 32) - 1
 
 
@@ -50,8 +52,56 @@ def verify_record(data: object) -> list[Check]:
         return verify_hand(data)
     if fmt == GAME_FORMAT:
         return verify_game(data)
+    if fmt == MATCH_FORMAT:
+        return verify_match(data)
     raise InvalidRecordError(
-        f"unknown record format {fmt!r}; expected {HAND_FORMAT} or {GAME_FORMAT}"
+        f"unknown record format {fmt!r}; expected {HAND_FORMAT}, {GAME_FORMAT} or {MATCH_FORMAT}"
+    )
+
+
+def verify_match(match: Mapping[str, object]) -> list[Check]:
+    """Check every game of a match, its table hand numbers across games, and the tally.
+
+    Each game's first hand has its own draw or coin. The tally is recounted by replaying every
+    game through the rules (a pollona counts as two wins).
+    """
+    games = match.get("games")
+    if not isinstance(games, list):
+        raise InvalidRecordError("a match record's 'games' must be a list of game records")
+    checks: list[Check] = []
+    numbers: list[tuple[str, int]] = []
+    for i, game in enumerate(games):
+        if not isinstance(game, Mapping):
+            raise InvalidRecordError(f"game {i + 1} of the match is not an object")
+        for c in verify_game(game):
+            if c.name != "table hand numbers increase, never reused":
+                checks.append(Check(f"game {i + 1}, {c.name}", c.ok, c.detail))
+        for hand in game.get("hands") or []:
+            try:
+                f = HandFairness.from_json(
+                    hand.get("fairness") if isinstance(hand, Mapping) else None
+                )
+            except RulesError:
+                continue
+            numbers.append((f.table_id, f.hand_number))
+    checks.append(_numbers_check(numbers))
+    checks.append(_tally_check(match))
+    return checks
+
+
+def _tally_check(match: Mapping[str, object]) -> Check:
+    name = "the games won add up to the recorded tally and winner"
+    try:
+        played, _current = replay_match(match)
+    except RulesError as exc:
+        return Check(name, False, str(exc))
+    a, b = played.wins
+    winner = played.winner
+    return Check(
+        name,
+        True,
+        f"games A {a}, B {b}; "
+        + ("undecided" if winner is None else f"pair {'AB'[winner]} wins the match"),
     )
 
 
@@ -74,19 +124,21 @@ def verify_game(game: Mapping[str, object]) -> list[Check]:
         except RulesError:
             continue
         numbers.append((f.table_id, f.hand_number))
+    checks.append(_numbers_check(numbers))
+    return checks
+
+
+def _numbers_check(numbers: list[tuple[str, int]]) -> Check:
     # Table hand numbers (not the game's own count) must never repeat: a repeated number would
     # repeat the key, and with it the deal.
     tables = sorted({t for t, _ in numbers})
     increasing = all(a[1] < b[1] for a, b in pairwise(numbers))
-    checks.append(
-        Check(
-            "table hand numbers increase, never reused",
-            len(tables) <= 1 and increasing,
-            f"table {', '.join(repr(t) for t in tables) or 'none'}; "
-            f"hands {', '.join(str(n) for _, n in numbers) or 'none'}",
-        )
+    return Check(
+        "table hand numbers increase, never reused",
+        len(tables) <= 1 and increasing,
+        f"table {', '.join(repr(t) for t in tables) or 'none'}; "
+        f"hands {', '.join(str(n) for _, n in numbers) or 'none'}",
     )
-    return checks
 
 
 def verify_hand(

@@ -12,13 +12,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from tranque.rules.errors import InvalidRecordError, RulesError
-from tranque.rules.game import GameState, LeadChoice, Phase, Setup
+from tranque.rules.game import GameState, LeadChoice, MatchState, Phase, Setup
 from tranque.rules.hand import Action, Deal, HandState, Outcome
 from tranque.rules.tiles import Tile, format_tiles
 from tranque.rules.variants import Rules
 
 HAND_FORMAT = "tranque-hand/1"
 GAME_FORMAT = "tranque-game/1"
+MATCH_FORMAT = "tranque-match/1"
+FORMATS = (HAND_FORMAT, GAME_FORMAT, MATCH_FORMAT)
 
 
 class ReplayError(RulesError):
@@ -97,6 +99,37 @@ def game_record(
     return {"format": GAME_FORMAT, "rules": game.rules.to_json(), "hands": hands}
 
 
+def match_record(
+    match: MatchState,
+    current: GameState | None = None,
+    *,
+    fairness: Mapping[int, Mapping[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The ``tranque-match/1`` record: every game of the match in order, and the tally.
+
+    ``current`` is the game in progress (its finished hands), while the match is on.
+    ``fairness`` is keyed by the *table's* hand number, which keeps counting from game to game:
+    a game's hand ``n`` is table hand ``n`` plus every hand of the games before it.
+    """
+    fairness = fairness or {}
+    games = []
+    base = 0
+    for game in (*match.games, *([] if current is None else [current])):
+        sections = {
+            n: fairness[base + n] for n in range(1, game.hand_number + 1) if base + n in fairness
+        }
+        games.append(game_record(game, fairness=sections))
+        base += game.hand_number
+    winner = match.winner
+    return {
+        "format": MATCH_FORMAT,
+        "rules": match.rules.to_json(),
+        "games": games,
+        "wins": list(match.wins),
+        "winner": None if winner is None else "AB"[winner],
+    }
+
+
 # --------------------------------------------------------------------------------------------
 # Reading
 
@@ -140,9 +173,10 @@ def load(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidRecordError(f"not JSON: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") not in (HAND_FORMAT, GAME_FORMAT):
+    if not isinstance(data, dict) or data.get("format") not in FORMATS:
         raise InvalidRecordError(
-            f"not a tranque record: 'format' must be {HAND_FORMAT!r} or {GAME_FORMAT!r}"
+            f"not a tranque record: 'format' must be {HAND_FORMAT!r}, {GAME_FORMAT!r} "
+            f"or {MATCH_FORMAT!r}"
         )
     return data
 
@@ -247,6 +281,50 @@ def replay_game(data: Mapping[str, Any]) -> GameState:
     return game
 
 
+def replay_match(data: Mapping[str, Any]) -> tuple[MatchState, GameState | None]:
+    """Replay a ``tranque-match/1`` record game by game; check the recorded tally and winner.
+
+    Returns the match (its finished games) and the game still in progress, if the record stops
+    in the middle of one.
+    """
+    if data.get("format") != MATCH_FORMAT:
+        raise InvalidRecordError(f"not a match record: 'format' must be {MATCH_FORMAT!r}")
+    rules = _rules_from(data)
+    games = _get(data, "games", list, "match record")
+    match = MatchState(rules)
+    current: GameState | None = None
+    for i, rec in enumerate(games):
+        where = f"game {i + 1}"
+        if not isinstance(rec, dict):
+            raise InvalidRecordError(f"{where}: must be an object")
+        if current is not None:
+            raise ReplayError(f"{where}: game {i} was not finished")
+        if match.winner is not None:
+            raise ReplayError(f"{where}: the match was already decided after game {i}")
+        if _rules_from(rec) != rules:
+            raise InvalidRecordError(f"{where}: its rules differ from the match's")
+        try:
+            game = replay_game(rec)
+        except ReplayError as exc:
+            raise ReplayError(f"{where}, {exc}") from None
+        if game.is_over:
+            match = match.add_game(game)
+        else:
+            current = game
+    wins = data.get("wins")
+    if wins is not None and wins != list(match.wins):
+        raise ReplayError(
+            f"the record says the games stand {wins}, the replay gives {list(match.wins)}"
+        )
+    if "winner" in data:
+        got = None if match.winner is None else "AB"[match.winner]
+        if data["winner"] != got:
+            raise ReplayError(
+                f"the record says the match winner is {data['winner']!r}, the replay gives {got!r}"
+            )
+    return match, current
+
+
 def _draw_from(raw: object, where: str) -> list[tuple[Tile, Tile]] | None:
     if raw is None:
         return None
@@ -317,15 +395,32 @@ def game_summary(game: GameState) -> dict[str, Any]:
     }
 
 
+def match_summary(match: MatchState, current: GameState | None = None) -> dict[str, Any]:
+    """What ``tranque replay`` prints for a match: each game's summary, the tally, the winner."""
+    winner = match.winner
+    return {
+        "games": [game_summary(g) for g in (*match.games, *([] if current is None else [current]))],
+        "wins": list(match.wins),
+        "games_to_win": match.rules.games_to_win_match,
+        "over": winner is not None,
+        "winner": None if winner is None else "AB"[winner],
+    }
+
+
 __all__ = [
+    "FORMATS",
     "GAME_FORMAT",
     "HAND_FORMAT",
+    "MATCH_FORMAT",
     "ReplayError",
     "game_record",
     "game_summary",
     "hand_record",
     "load",
+    "match_record",
+    "match_summary",
     "outcome_summary",
     "replay_game",
     "replay_hand",
+    "replay_match",
 ]
