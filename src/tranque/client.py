@@ -275,7 +275,11 @@ class TableClient:
 
     @property
     def game_over(self) -> bool:
-        return self.state.get("phase") == "over"
+        """The table is done: its game is over and, under match rules, the match is decided."""
+        if self.state.get("phase") != "over":
+            return False
+        match = self.state.get("match")
+        return match is None or bool(match.get("over"))
 
     # -- playing ----------------------------------------------------------------------------------
 

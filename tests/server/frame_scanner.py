@@ -33,13 +33,22 @@ def tiles_in(obj: Any, out: set[str]) -> set[str]:
     return out
 
 
+def record_hands(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every hand of a game record, or of every game of a match record, in order."""
+    if record.get("format") == "tranque-match/1":
+        return [h for g in record["games"] for h in g["hands"]]
+    return list(record["hands"])
+
+
 def deals_of(record: dict[str, Any]) -> dict[tuple[int, int], tuple[list[set[str]], set[str]]]:
+    """The deals by (table hand number, attempt): events number hands per table, not per game."""
     out = {}
-    for h in record["hands"]:
+    for h in record_hands(record):
+        number = h["fairness"]["hand_number"] if h.get("fairness") else h["number"]
         deals = [*h["setup"]["redeals"], h]
         for attempt, d in enumerate(deals):
             hands = [set(x.split()) for x in d["hands"]]
-            out[(h["number"], attempt)] = (hands, set(d["sleepers"].split()))
+            out[(number, attempt)] = (hands, set(d["sleepers"].split()))
     return out
 
 
@@ -80,7 +89,8 @@ def scan(frames: list[str], seat: int | None, record: dict[str, Any]) -> int:
                 # A full resync: place ourselves from the view itself.
                 view = msg["view"]
                 if view["outcome"] is None and view["phase"] in ("redeal", "choose", "play"):
-                    enter(view["hand_number"], len(view["redeals_asked_by"]))
+                    base = (msg.get("state") or {}).get("match", {}).get("hand_base", 0)
+                    enter(base + view["hand_number"], len(view["redeals_asked_by"]))
                     for _, mv in view["moves"]:
                         if mv != "pass":
                             forbidden.discard(_norm(mv.split("@")[0]))

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 import pytest
-from frame_scanner import scan
+from frame_scanner import record_hands, scan
 
 from tranque.client import TableClient, create_table, get_json, new_guest, random_legal
 
@@ -67,7 +67,9 @@ def test_four_people_play_every_variant_to_the_end(server: Any, variant: str) ->
         await play_all(clients)
         await watcher.wait_for(lambda c: c.game_over, 30)
         record = await get_json(base, f"/api/tables/{tid}/record")
-        assert record["hands"], record
+        hands = record_hands(record)
+        assert hands, record
+        assert record["format"] == ("tranque-match/1" if variant == "miami" else "tranque-game/1")
         # The record verifies, and every person's seed went into every deal.
         out = subprocess.run(
             [sys.executable, "-m", "tranque.cli", "verify", "-", "--json"],
@@ -77,7 +79,7 @@ def test_four_people_play_every_variant_to_the_end(server: Any, variant: str) ->
             check=False,
         )
         assert out.returncode == 0, out.stdout + out.stderr
-        for h in record["hands"]:
+        for h in hands:
             assert h["fairness"]["seat_status"] == ["revealed"] * 4
         # Nobody ever received a tile he may not see, spectators included.
         for s, c in enumerate(clients):
@@ -90,6 +92,61 @@ def test_four_people_play_every_variant_to_the_end(server: Any, variant: str) ->
         for c in [*clients, watcher]:
             assert not [e for e in c.errors if e["code"] not in ("stale",)], c.errors
             await c.close()
+
+    asyncio.run(go())
+
+
+def test_four_people_play_a_miami_match_across_games(server_factory: Any) -> None:
+    """Best of three: the table starts game after game until a pair has two wins."""
+    server = server_factory("--test-seed", "6d69616d69")
+
+    async def go() -> None:
+        base = server.base
+        for attempt in range(8):
+            rules = {"preset": "miami", "target": 40}
+            tid, clients = await seat_four(base, rules, seed_secret=b"m%d" % attempt)
+            await play_all(clients, seed=attempt)
+            record = await get_json(base, f"/api/tables/{tid}/record")
+            games = record["games"]
+            if len(games) < 2:  # a first-game pollona decided the match at once: again
+                for c in clients:
+                    await c.close()
+                continue
+            wins = record["wins"]
+            winner = record["winner"]
+            assert record["format"] == "tranque-match/1" and max(wins) >= 2
+            assert wins[0 if winner == "A" else 1] >= 2 and min(wins) < 2
+            for c in clients:
+                match = c.state["match"]
+                assert c.state["phase"] == "over" and match["over"] and match["to_win"] == 2
+                assert match["wins"] == wins and match["game"] == len(games)
+                assert match["winner"] == "AB".index(winner)
+            # Every player saw the break and the next game start, with the tally so far.
+            starts = [
+                json.loads(f)["event"]
+                for f in clients[0].frames
+                if '"next_game"' in f and json.loads(f).get("type") == "event"
+            ]
+            assert [e["game"] for e in starts] == list(range(2, len(games) + 1))
+            # Table hand numbers go on counting from game to game.
+            numbers = [h["fairness"]["hand_number"] for h in record_hands(record)]
+            assert numbers == list(range(1, len(numbers) + 1))
+            for g in games:
+                assert g["hands"][0]["number"] == 1 and g["hands"][0]["setup"]["coin"] in (0, 1)
+            out = subprocess.run(
+                [sys.executable, "-m", "tranque.cli", "verify", "-", "--json"],
+                input=json.dumps(record),
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            assert out.returncode == 0, out.stdout + out.stderr
+            for s, c in enumerate(clients):
+                assert scan(c.frames, s, record) > 10
+                assert not [e for e in c.errors if e["code"] not in ("stale",)], c.errors
+                await c.close()
+            return
+        raise AssertionError("eight matches in a row ended on a first-game pollona")
 
     asyncio.run(go())
 

@@ -214,7 +214,8 @@ class Server:
         return JSONResponse({"table": tid, "over": True})
 
     async def table_record(self, request: Request) -> Response:
-        """The game record: finished hands only while the game is on, all of it once it is over."""
+        """The table's record (a game's, or a match's under Miami rules): finished hands only
+        while it is on, all of it once it is over."""
         assert self.lobby is not None and self.store is not None
         tid = request.path_params["table"]
         record = await self.store.load_record(tid)
@@ -223,7 +224,7 @@ class Server:
         owner = await self.lobby.get(tid)
         if owner is None:
             return _error(404, "no_table", f"there is no table {tid!r}")
-        return JSONResponse(owner.service.game_record())
+        return JSONResponse(owner.service.table_record())
 
     async def table_history(self, request: Request) -> Response:
         """Every event of the table in its public form (what a spectator saw), from the log."""

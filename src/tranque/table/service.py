@@ -30,9 +30,9 @@ from tranque.fair.recipe import coin as fair_coin
 from tranque.fair.recipe import deal_for, first_hand_draw, server_commit
 from tranque.fair.seeds import HandFairness, SeatKind, hand_fairness
 from tranque.rules.errors import RulesError
-from tranque.rules.game import GameState, LeadChoice, Phase
+from tranque.rules.game import GameState, LeadChoice, MatchState, Phase
 from tranque.rules.hand import PASS, Action
-from tranque.rules.record import game_record
+from tranque.rules.record import game_record, match_record
 from tranque.rules.tiles import format_tiles
 from tranque.rules.variants import Rules
 from tranque.rules.views import public_view, seat_view
@@ -158,6 +158,11 @@ class TableService:
         self.seats = [Seat() for _ in range(4)]
         self.started = False
         self.game = GameState.new(self.settings.rules)
+        # The games already finished (a match of one game outside Miami); the current game is
+        # added the moment it ends. ``hand_base`` counts the table hands of the games before the
+        # current one: the fairness recipe's hand numbers keep counting per table.
+        self.match = MatchState(self.settings.rules)
+        self.hand_base = 0
         self.seq = 0  # the last applied entry
         self.version = 0  # the last entry that changed what a seat may decide
         self.fair: FairHand | None = None
@@ -166,13 +171,46 @@ class TableService:
         self.timers: dict[str, float] = {}
         self.replies: dict[tuple[str, str], dict[str, Any]] = {}
         self.last_ts = 0.0
-        self.record: dict[str, Any] | None = None  # set once the game is over
+        self.record: dict[str, Any] | None = None  # set once the match (the game) is over
 
     # -- reading --------------------------------------------------------------------------------
 
     @property
     def over(self) -> bool:
-        return self.game.is_over
+        """The table is done: its match is decided (with one game to win, the game is over)."""
+        return self.match.winner is not None
+
+    @property
+    def is_match(self) -> bool:
+        return self.settings.rules.games_to_win_match > 1
+
+    @property
+    def table_hand(self) -> int:
+        """The current hand's number at this table (the fairness recipe's), across games."""
+        return self.hand_base + self.game.hand_number
+
+    @property
+    def game_number(self) -> int:
+        """The current game's number in the match, from 1 (a finished game keeps its number)."""
+        match = self.match
+        ended = bool(match.games) and match.games[-1] is self.game
+        return len(match.games) + (0 if ended else 1)
+
+    def match_json(self) -> dict[str, Any]:
+        """The match tally every state carries: game number, games won by pair A and B.
+
+        ``hand_base``: hand ``n`` of the current game (its views and record) is table hand
+        ``hand_base + n``, the number that events, fairness sections and commitments use.
+        """
+        winner = self.match.winner
+        return {
+            "game": self.game_number,
+            "hand_base": self.hand_base,
+            "wins": list(self.match.wins),
+            "to_win": self.settings.rules.games_to_win_match,
+            "over": winner is not None,
+            "winner": winner,
+        }
 
     def seat_of(self, guest: str | None) -> int | None:
         if guest is None:
@@ -189,7 +227,18 @@ class TableService:
         return min(self.timers.values())
 
     def game_record(self) -> dict[str, Any]:
-        return game_record(self.game, fairness=self.published)
+        """The current game's ``tranque-game/1`` record (its finished hands)."""
+        base = self.hand_base
+        fairness = {n - base: f for n, f in self.published.items() if n > base}
+        return game_record(self.game, fairness=fairness)
+
+    def table_record(self) -> dict[str, Any]:
+        """The table's record: a game record, or under match rules (Miami) a match record."""
+        if not self.is_match:
+            return self.game_record()
+        ended = bool(self.match.games) and self.match.games[-1] is self.game
+        current = None if ended else self.game
+        return match_record(self.match, current, fairness=self.published)
 
     def info(self) -> dict[str, Any]:
         s = self.settings.to_json()
@@ -201,6 +250,7 @@ class TableService:
             "started": self.started,
             "over": self.over,
             "host": self.host,
+            "match": self.match_json(),
         }
 
     # -- the per-recipient state ----------------------------------------------------------------
@@ -215,9 +265,10 @@ class TableService:
         phase = game.phase
         out: dict[str, Any] = {
             "phase": phase.value,
-            "hand": game.hand_number,
+            "hand": self.table_hand,
             "version": self.version,
             "scores": list(game.scores),
+            "match": self.match_json(),
         }
         if hand is not None:
             out["turn"] = hand.turn if phase is Phase.PLAY and not hand.is_over else None
@@ -480,9 +531,12 @@ class TableService:
             return None
         if self.over:
             return None
+        g = t.get("next_game")
+        if g is not None and g <= now:
+            return "next_game", {"game": self.game_number + 1, "hand": self.table_hand + 1}
         h = t.get("hand")
         if h is not None and h <= now:
-            number = self.game.hand_number
+            number = self.table_hand
             return "hand_seed", {
                 "hand": number,
                 "server_seed": self.seed_source(self.table_id, number).hex(),
@@ -515,7 +569,7 @@ class TableService:
         # Seeded by the position, so the same position gives the same decision after a rebuild.
         game = self.game
         n = len(game.hand.moves) if game.hand is not None else 0
-        text = f"{self.table_id}|{game.hand_number}|{n}|{seat}|{len(game.setup.redeals)}"
+        text = f"{self.table_id}|{self.table_hand}|{n}|{seat}|{len(game.setup.redeals)}"
         seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
         name = self.seats[seat].bot or resolve_bot_name(self.settings.bot)
         return make_bot(name, seed)
@@ -546,7 +600,7 @@ class TableService:
     def _clock_bot(self, seat: int) -> Bot:
         game = self.game
         n = len(game.hand.moves) if game.hand is not None else 0
-        text = f"{self.table_id}|{game.hand_number}|{n}|{seat}|clock"
+        text = f"{self.table_id}|{self.table_hand}|{n}|{seat}|clock"
         seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
         return make_bot(resolve_bot_name(self.settings.bot), seed)
 
@@ -566,6 +620,8 @@ class TableService:
         self.settings = TableSettings.from_json(d["settings"])
         self.host = d.get("host")
         self.game = GameState.new(self.settings.rules)
+        self.match = MatchState(self.settings.rules)
+        self.hand_base = 0
 
     def _on_sat(self, d: dict[str, Any], ts: float) -> None:
         self.seats[d["seat"]] = Seat("person", d["guest"], d.get("nickname"))
@@ -652,9 +708,20 @@ class TableService:
             self.published[self.fair.hand] = self.fair.fairness.with_attempts(
                 self.fair.attempts
             ).to_json()
+        if self.game.is_over:
+            self.match = self.match.add_game(self.game)
             if self.over:
-                self.record = self.game_record()
+                self.record = self.table_record()
         self._changed(ts, between=hand_ended)
+
+    def _on_next_game(self, d: dict[str, Any], ts: float) -> None:
+        """The match goes on: a new game at the same seats, scores from 0, hands counting on."""
+        assert self.game.is_over and not self.over
+        self.hand_base += self.game.hand_number
+        self.game = GameState.new(self.settings.rules)
+        self.choices = {}
+        self.timers.pop("next_game", None)
+        self._changed(ts)
 
     def _on_away(self, d: dict[str, Any], ts: float) -> None:
         seat = self.seats[d["seat"]]
@@ -712,7 +779,13 @@ class TableService:
         game = self.game
         st = self.settings
         if game.is_over:
-            self.timers = {}
+            if self.over:
+                self.timers = {}
+                return
+            # The match goes on: the finished game stays on show, then the next one starts.
+            # Grace periods keep running across the break.
+            self.timers = {k: v for k, v in self.timers.items() if k.startswith("grace")}
+            self.timers["next_game"] = ts + st.between_hands
             return
         if game.phase is Phase.DEAL:
             if "deal" not in self.timers:
@@ -809,13 +882,17 @@ class TableService:
                 out["hand_end"] = {
                     "view": public_view(self.game).to_json(),
                     "fairness": self.published.get(self.fair.hand) if self.fair else None,
-                    "game_over": self.over,
+                    "game_over": self.game.is_over,
+                    "match_over": self.over,
+                    "match": self.match_json(),
                 }
                 out["n"] = len(last.moves) - 1 if last is not None else None
             else:
                 assert hand is not None
                 out["n"] = len(hand.moves) - 1
             out["hand"] = self.fair.hand if self.fair else self.game.hand_number
+        elif t == "next_game":
+            out.update(game=d["game"], hand=d["hand"], match=self.match_json())
         elif t == "resumed":
             out["shift"] = d["shift"]
         return out
