@@ -896,3 +896,290 @@ def evaluate_moves(
                 out[a] += acc / n_rollouts
     for a in range(n_cands):
         out[a] /= max(1, n_worlds)
+
+
+# --------------------------------------------------------------------------------------------
+# Posterior sampling: Markov chain Monte Carlo over the hidden tiles
+#
+# A seat's plays are modelled as the heuristic's: with probability 1 - eps the heuristic's own
+# choice for the hand it held at that moment (scores from its own tiles and what was public),
+# otherwise any other legal move. A play's likelihood depends only on the player's own hand, so a
+# world's log-likelihood is a sum over the three other seats, each a sum over its "decision
+# points" (the moments it played a tile). A swap of two hidden tiles changes at most two seats'
+# terms.
+
+
+@njit(cache=True)
+def decision_points(
+    Sv: np.ndarray,
+    me: int,
+    codes: np.ndarray,
+    ncodes: int,
+    tiles_each: int,
+    snaps: np.ndarray,
+    pt_seat: np.ndarray,
+    pt_future: np.ndarray,
+    pt_move: np.ndarray,
+) -> int:
+    """The public position before each tile played by another seat, that seat, the tiles it
+    played from then on (its hidden hand at that moment is its current one plus these), and the
+    move. Returns the number of points."""
+    init = np.zeros(4, np.int64)
+    init[me] = Sv[S_HANDS + me] | Sv[S_PLAYED_BY + me]
+    S = new_state(
+        init, Sv[S_LEADER], tiles_each, Sv[S_CAPICUA_MULT], Sv[S_TIED_MODE], Sv[S_SET_MASK]
+    )
+    n = 0
+    for k in range(ncodes):
+        mv = codes[k]
+        seat = S[S_TURN]
+        if seat != me and mv >= 0:
+            snaps[n, :] = S
+            pt_seat[n] = seat
+            pt_future[n] = Sv[S_PLAYED_BY + seat] & ~S[S_PLAYED_BY + seat]
+            pt_move[n] = mv
+            n += 1
+        apply_move(S, mv)
+    return n
+
+
+@njit(cache=True)
+def seat_loglik(
+    seat: int,
+    hidden: int,
+    snaps: np.ndarray,
+    pt_seat: np.ndarray,
+    pt_future: np.ndarray,
+    pt_move: np.ndarray,
+    npts: int,
+    W: np.ndarray,
+    log_best: float,
+    eps: float,
+    tmp: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+) -> float:
+    """Log-likelihood of ``seat``'s plays if its hidden hand now is ``hidden``."""
+    total = 0.0
+    for p in range(npts):
+        if pt_seat[p] != seat:
+            continue
+        hand = hidden | pt_future[p]
+        tmp[:] = snaps[p]
+        tmp[S_HANDS + seat] = hand
+        tmp[S_PIPS + seat] = mask_pips(hand)
+        n = legal_moves(tmp, moves)
+        if n == 1:
+            continue
+        heuristic_scores(tmp, moves, n, W, scores)
+        best = 0
+        for i in range(1, n):
+            if scores[i] > scores[best]:
+                best = i
+        if moves[best] == pt_move[p]:
+            total += log_best
+        else:
+            total += math.log(eps / (n - 1))
+    return total
+
+
+@njit(cache=True)
+def mcmc_worlds(
+    Sv: np.ndarray,
+    me: int,
+    codes: np.ndarray,
+    ncodes: int,
+    tiles_each: int,
+    W: np.ndarray,
+    eps: float,
+    n_chains: int,
+    burn: int,
+    thin: int,
+    per_chain: int,
+    seed: int,
+    out_hands: np.ndarray,
+) -> int:
+    """Sample worlds from the posterior given the other seats' plays (heuristic model, ``eps``).
+
+    ``n_chains`` independent chains, each started from a world consistent with counts, played
+    tiles and passes (``sample_worlds``); a step proposes to swap two hidden tiles between two
+    places (hands or sleepers) that may hold them (passes respected) and accepts by the
+    likelihood ratio (Metropolis). After ``burn`` steps, a world every ``thin`` steps,
+    ``per_chain`` per chain. Returns the number of worlds written to ``out_hands``.
+    """
+    rng = np.zeros(1, np.uint64)
+    rng_seed(rng, seed, 3)
+    maxp = ncodes + 1
+    snaps = np.zeros((maxp, S_SIZE), np.int64)
+    pt_seat = np.zeros(maxp, np.int64)
+    pt_future = np.zeros(maxp, np.int64)
+    pt_move = np.zeros(maxp, np.int64)
+    npts = decision_points(Sv, me, codes, ncodes, tiles_each, snaps, pt_seat, pt_future, pt_move)
+    tmp = np.zeros(S_SIZE, np.int64)
+    moves = np.zeros(64, np.int64)
+    scores = np.zeros(64, np.float64)
+    log_best = math.log(1.0 - eps)
+    unseen = Sv[S_SET_MASK] & ~Sv[S_PLAYED] & ~Sv[S_HANDS + me]
+    tiles = np.empty(N_TILES, np.int64)
+    nt = 0
+    for i in range(N_TILES):
+        if (unseen >> i) & 1:
+            tiles[nt] = i
+            nt += 1
+    owners = np.empty(3, np.int64)
+    for k in range(3):
+        owners[k] = (me + 1 + k) & 3
+    # ok[t, k]: place k (0-2 the owners, 3 the sleepers) may hold tile t (its passes allow it)
+    ok = np.ones((N_TILES, 4), np.bool_)
+    for t in range(nt):
+        i = tiles[t]
+        for k in range(3):
+            v = Sv[S_VOID + owners[k]]
+            if ((v >> T_HI[i]) & 1) or ((v >> T_LO[i]) & 1):
+                ok[t, k] = False
+    one = np.zeros((1, 4), np.int64)
+    logq = np.zeros(1, np.float64)
+    loc = np.zeros(N_TILES, np.int64)
+    hid = np.zeros(4, np.int64)
+    ll = np.zeros(4, np.float64)
+    made = 0
+    for _c in range(n_chains):
+        if sample_worlds(Sv, me, 1, rng, one, logq) == 0:
+            return made
+        for k in range(3):
+            hid[k] = one[0, owners[k]]
+        hid[3] = 0
+        for t in range(nt):
+            bit = np.int64(1) << tiles[t]
+            loc[t] = 3
+            for k in range(3):
+                if hid[k] & bit:
+                    loc[t] = k
+            if loc[t] == 3:
+                hid[3] |= bit
+        for k in range(3):
+            ll[k] = seat_loglik(
+                owners[k],
+                hid[k],
+                snaps,
+                pt_seat,
+                pt_future,
+                pt_move,
+                npts,
+                W,
+                log_best,
+                eps,
+                tmp,
+                moves,
+                scores,
+            )
+        steps = burn + thin * per_chain
+        for step in range(1, steps + 1):
+            if nt >= 2:
+                a = int(rng_float(rng) * nt)
+                b = int(rng_float(rng) * nt)
+                la = loc[a]
+                lb = loc[b]
+                if la != lb and ok[a, lb] and ok[b, la]:
+                    ba = np.int64(1) << tiles[a]
+                    bb = np.int64(1) << tiles[b]
+                    na = (hid[la] & ~ba) | bb
+                    nb = (hid[lb] & ~bb) | ba
+                    new_a = 0.0
+                    new_b = 0.0
+                    delta = 0.0
+                    if la < 3:
+                        new_a = seat_loglik(
+                            owners[la],
+                            na,
+                            snaps,
+                            pt_seat,
+                            pt_future,
+                            pt_move,
+                            npts,
+                            W,
+                            log_best,
+                            eps,
+                            tmp,
+                            moves,
+                            scores,
+                        )
+                        delta += new_a - ll[la]
+                    if lb < 3:
+                        new_b = seat_loglik(
+                            owners[lb],
+                            nb,
+                            snaps,
+                            pt_seat,
+                            pt_future,
+                            pt_move,
+                            npts,
+                            W,
+                            log_best,
+                            eps,
+                            tmp,
+                            moves,
+                            scores,
+                        )
+                        delta += new_b - ll[lb]
+                    if delta >= 0.0 or rng_float(rng) < math.exp(delta):
+                        hid[la] = na
+                        hid[lb] = nb
+                        loc[a] = lb
+                        loc[b] = la
+                        if la < 3:
+                            ll[la] = new_a
+                        if lb < 3:
+                            ll[lb] = new_b
+            if step > burn and (step - burn) % thin == 0 and made < out_hands.shape[0]:
+                for s in range(4):
+                    out_hands[made, s] = 0
+                out_hands[made, me] = Sv[S_HANDS + me]
+                for k in range(3):
+                    out_hands[made, owners[k]] = hid[k]
+                made += 1
+    return made
+
+
+@njit(cache=True)
+def evaluate_matrix(
+    Sv: np.ndarray,
+    me: int,
+    worlds: np.ndarray,
+    n_worlds: int,
+    cands: np.ndarray,
+    n_cands: int,
+    W: np.ndarray,
+    endgame_tiles: int,
+    my_score: int,
+    opp_score: int,
+    target: int,
+    game_w: float,
+    out: np.ndarray,
+) -> None:
+    """``out[j, a]``: utility for ``me``'s pair of candidate ``a`` in world ``j``, the rest of the
+    hand played by the heuristic in every seat (each from its own tiles and what is public), or
+    solved exactly once at most ``endgame_tiles`` tiles are left in hands."""
+    base = np.zeros(S_SIZE, np.int64)
+    S = np.zeros(S_SIZE, np.int64)
+    rng = np.zeros(1, np.uint64)
+    moves = np.zeros(64, np.int64)
+    scores = np.zeros(64, np.float64)
+    for j in range(n_worlds):
+        base[:] = Sv
+        for s in range(4):
+            base[S_HANDS + s] = worlds[j, s]
+            base[S_PIPS + s] = mask_pips(worlds[j, s])
+        base[S_KIND] = KIND_ON
+        base[S_VALUE] = 0
+        base[S_WINNER] = -1
+        for a in range(n_cands):
+            S[:] = base
+            apply_move(S, cands[a])
+            if S[S_KIND] != KIND_ON:
+                v = S[S_VALUE]
+            elif hand_tiles_left(S) <= endgame_tiles:
+                v = solve_exact(S)
+            else:
+                v = playout_heuristic(S, W, 0.0, rng, moves, scores)
+            out[j, a] = _utility(v, me, my_score, opp_score, target, game_w)

@@ -35,22 +35,23 @@ from tranque.rules.views import SeatView
 
 @dataclass(frozen=True)
 class StrongLevel:
-    samples: int = 5000  # worlds sampled and weighed
-    worlds: int = 100  # worlds searched, resampled by weight
-    rollouts: int = 1  # heuristic playouts per world and candidate
-    model_temp: float = 1.0  # softness of the heuristic as a model of the others
-    model_eps: float = 0.05  # share of uniformly random play in that model
-    rollout_temp: float = 0.0  # softness of the heuristic in playouts (0: greedy)
-    endgame_tiles: int = 12  # solve exactly when at most this many tiles are left in hands
+    chains: int = 16  # independent Markov chains over the hidden tiles
+    burn: int = 500  # steps before a chain's first world
+    thin: int = 50  # steps between two worlds of a chain
+    per_chain: int = 8  # worlds taken from each chain
+    model_eps: float = 0.02  # share of plays the model lets differ from the heuristic's choice
+    endgame_tiles: int = 0  # solve exactly when at most this many tiles are left in hands
+    margin: float = 1.0  # points per hand a move must gain over the heuristic's to replace it
+    t_min: float = 1.5  # ... and the paired t-statistic it must reach
     game_weight: float = 100.0  # utility of winning the game with this hand
 
 
 DEFAULT = StrongLevel()
-SLOW = StrongLevel(samples=20000, worlds=300, rollouts=4, rollout_temp=0.5, endgame_tiles=14)
+SLOW = StrongLevel(chains=32, burn=1000, thin=50, per_chain=12)
 
 
 class StrongBot:
-    """Inference over the hidden tiles, then search over weighted worlds."""
+    """Posterior worlds by MCMC, then heuristic playouts of every candidate in every world."""
 
     name = "strong"
     level = DEFAULT
@@ -58,7 +59,6 @@ class StrongBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.heuristic = HeuristicBot(seed)
-        self.last_effective_worlds = 0.0
 
     def warm_up(self) -> None:
         self.choose_action(sample_view(moves=5))
@@ -67,68 +67,79 @@ class StrongBot:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        values = self.values(view)
-        if values is None:
-            return self.heuristic.choose_action(view)
-        best = max(range(len(legal)), key=lambda i: (values[i], -i))
-        return legal[best]
+        scores = self.heuristic.scores(view)
+        h = max(range(len(scores)), key=lambda i: (scores[i], -i))
+        table = self.table(view)
+        if table is None:
+            return legal[h]
+        return legal[self.pick(table, h)]
+
+    def pick(self, table: np.ndarray, h: int) -> int:
+        """The candidate to play: the heuristic's ``h`` unless another beats it clearly."""
+        level = self.level
+        diff = table - table[:, h : h + 1]
+        mean = diff.mean(axis=0)
+        best = int(np.argmax(mean))
+        if best == h or mean[best] <= level.margin:
+            return h
+        n = diff.shape[0]
+        sd = float(diff[:, best].std(ddof=1)) if n > 1 else 0.0
+        t = mean[best] / (sd / np.sqrt(n)) if sd > 0 else np.inf
+        return best if t >= level.t_min else h
 
     def values(self, view: SeatView) -> list[float] | None:
-        """The searched utility of each legal action, or None if no world could be dealt."""
+        """The mean searched utility of each legal action, or None if no world could be dealt."""
+        table = self.table(view)
+        if table is None:
+            return None
+        return [float(x) for x in table.mean(axis=0)]
+
+    def table(self, view: SeatView) -> np.ndarray | None:
+        """Utility of each legal action (columns) in each posterior world (rows)."""
         level = self.level
         rules = view.public.rules
         S, codes = view_state(view)
         me = view.seat
         seed = self.rng.getrandbits(62)
-        hands = np.zeros((level.samples, 4), np.int64)
-        logw = np.zeros(level.samples, np.float64)
-        made = K.infer_worlds(
+        m = level.chains * level.per_chain
+        worlds = np.zeros((m, 4), np.int64)
+        made = K.mcmc_worlds(
             S,
             me,
             codes,
             len(codes),
             rules.tiles_each,
-            level.samples,
             HEURISTIC_WEIGHTS,
-            level.model_temp,
             level.model_eps,
+            level.chains,
+            level.burn,
+            level.thin,
+            level.per_chain,
             seed,
-            hands,
-            logw,
+            worlds,
         )
         if made == 0:
             return None
-        w = np.exp(logw[:made] - logw[:made].max())
-        w /= w.sum()
-        self.last_effective_worlds = float(1.0 / np.sum(w * w))
-        # Systematic resampling: worlds in proportion to their weight.
-        m = level.worlds
-        positions = (self.rng.random() + np.arange(m)) / m
-        idx = np.minimum(np.searchsorted(np.cumsum(w), positions), made - 1)
-        worlds = np.ascontiguousarray(hands[idx])
         cands = np.array([action_code(a) for a in view.legal], np.int64)
-        out = np.zeros(len(cands), np.float64)
+        out = np.zeros((made, len(cands)), np.float64)
         scores = view.public.scores
         pair = me & 1
-        K.evaluate_moves(
+        K.evaluate_matrix(
             S,
             me,
             worlds,
-            m,
+            made,
             cands,
             len(cands),
-            level.rollouts,
             HEURISTIC_WEIGHTS,
-            level.rollout_temp,
             level.endgame_tiles,
-            seed,
             scores[pair],
             scores[pair ^ 1],
             rules.target,
             level.game_weight,
             out,
         )
-        return [float(x) for x in out]
+        return out
 
     def choose_lead(self, view: SeatView) -> LeadChoice:
         return self.heuristic.choose_lead(view)
