@@ -67,11 +67,17 @@ def shot(page: Any, shots: Path, name: str) -> None:
 
 
 def create_table(
-    page: Any, base: str, *, target: int, mode: str = "practice", nick: str = "Ana"
+    page: Any,
+    base: str,
+    *,
+    target: int,
+    mode: str = "practice",
+    nick: str = "Ana",
+    variant: str = "havana",
 ) -> str:
     page.goto(base + "/")
     page.fill("#nickname", nick)
-    page.select_option("#variant", "havana")
+    page.select_option("#variant", variant)
     page.fill("#target", str(target))
     page.check(f"input[name=mode][value={mode}]")
     page.click("#create")
@@ -250,6 +256,48 @@ def test_whole_havana_practice_game_by_clicks(browser: Any, server: Any, shots: 
     shot(page, shots, "verify-es-390x844")
     assert page.errors == []
     page.context.close()
+
+
+def test_miami_match_tally_next_game_and_match_winner(
+    browser: Any, server: Any, shots: Path
+) -> None:
+    """Miami is best of three: the tally shows, a game's end says the next one comes, then the
+    match's winner. A first-game pollona decides at once, so tables are tried until one goes on."""
+    page = new_page(browser, PHONE)
+    for _ in range(8):
+        create_table(page, server.base, target=40, variant="miami", nick="Mia")
+        page.wait_for_selector("#match-tally")
+        assert page.locator("#match-tally").inner_text() == "Partida 1 · Nosotros 0 – Ellos 0"
+        saw_break = False
+
+        def done() -> bool:
+            nonlocal saw_break
+            if not saw_break and page.locator("#next-game").count():
+                saw_break = True
+                text = page.locator("#next-game").inner_text()
+                assert "La partida 1 es para" in text and "La partida 2 empieza" in text
+                shot(page, shots, "next-game-es-390x844")
+            return page.locator("#game-over").count() > 0
+
+        play_until([page], done, 300)
+        winner = page.locator("#game-over .winner").inner_text()
+        assert "Se acabó el encuentro: ganan" in winner
+        match = page.evaluate("window.tranque.model.state.match")
+        assert match["over"] and max(match["wins"]) >= 2
+        if match["game"] == 1:
+            continue  # a pollona in the first game: no break to see
+        assert saw_break
+        assert page.locator("#match-tally").inner_text().startswith(f"Partida {match['game']} ·")
+        shot(page, shots, "match-over-es-390x844")
+        hands = int(page.evaluate("window.tranque.model.handNumber"))
+        assert hands >= match["game"]
+        # Every table hand of every game verifies, numbered on across games.
+        for n in range(1, hands + 1):
+            assert wait_verdict(page, n) is True, f"hand {n}"
+        assert page.errors == []
+        page.context.close()
+        return
+    raise AssertionError("eight Miami matches in a row ended on a first-game pollona")
 
 
 def test_two_people_and_two_bots_by_invite_link(browser: Any, server: Any, shots: Path) -> None:

@@ -326,7 +326,8 @@ function onFrame(m, f) {
     m.lastBy = [null, null, null, null];
     for (const [seat, mv] of m.moves) m.lastBy[seat] = mv === "pass" ? "pass" : mv.split("@")[0];
     if (v.final_hands && !m.result) {
-      m.result = { view: v, fairness: (f.fairness || {})[String(v.hand_number)], gameOver: v.game_winner !== null };
+      const base = (f.state && f.state.match && f.state.match.hand_base) || 0;
+      m.result = { view: v, fairness: (f.fairness || {})[String(base + v.hand_number)], gameOver: v.game_winner !== null, tableHand: base + v.hand_number };
     }
     if (f.commitments) {
       const s = seenFor(m, f.commitments.hand);
@@ -504,16 +505,55 @@ function applyEvent(m, e, st) {
         m.sheet = v.sheet;
         m.gameWinner = v.game_winner;
         m.pollona = v.pollona;
-        m.result = { view: v, fairness: e.hand_end.fairness, gameOver: e.hand_end.game_over };
+        m.result = { view: v, fairness: e.hand_end.fairness, gameOver: e.hand_end.game_over, tableHand: e.hand };
         m.showResult = true;
         logLine(m, outcomeText(m, v.outcome));
         verifyAll(m);
       }
       break;
     }
+    case "next_game":
+      // The match goes on: same seats, scores from 0, a new planilla.
+      m.sheet = [];
+      m.chain = [];
+      m.moves = [];
+      m.lastBy = [null, null, null, null];
+      m.gameWinner = null;
+      m.pollona = false;
+      m.result = null;
+      m.showResult = false;
+      if (m.panel === "sheet") m.panel = null;
+      logLine(m, t("log_next_game", { n: e.game }));
+      break;
     default:
       break;
   }
+}
+
+/** The match tally of a best-of-three table (Miami), or null for a table of one game. */
+function matchOf(m) {
+  const mt = m.state && m.state.match;
+  return mt && mt.to_win > 1 ? mt : null;
+}
+
+/** The game is over but the match goes on: the next game starts by itself. */
+function betweenGames(m) {
+  const mt = matchOf(m);
+  return Boolean(mt && !mt.over && m.gameWinner !== null && m.gameWinner !== undefined);
+}
+
+function tallyText(m) {
+  const mt = matchOf(m);
+  if (!mt) return "";
+  const me = mySeat(m);
+  const ours = me === null ? 0 : me % 2;
+  return t("match_tally", {
+    n: mt.game,
+    us: me === null ? t("pair_a") : t("nosotros"),
+    them: me === null ? t("pair_b") : t("ellos"),
+    a: mt.wins[ours],
+    b: mt.wins[1 - ours],
+  });
 }
 
 function pairName(m, pair) {
@@ -541,16 +581,20 @@ async function verifyAll(m) {
   try {
     const record = await api(`/api/tables/${encodeURIComponent(m.table)}/record`);
     const rules = record.rules;
-    for (const hand of record.hands || []) {
+    const games = record.format === "tranque-match/1" ? record.games || [] : [record];
+    const hands = games.flatMap((g) => g.hands || []);
+    for (const hand of hands) {
       if (!hand.fairness) continue;
-      const seen = m.seen[hand.number] || {};
+      // Table hand numbers (the fairness recipe's) keep counting from game to game.
+      const number = hand.fairness.hand_number || hand.number;
+      const seen = m.seen[number] || {};
       const checks = await F.verifyHand(hand, rules, {
         serverCommit: seen.serverCommit,
         seat: seen.seat,
         seed: seen.seed,
         tiles: seen.tiles,
       });
-      m.checks[hand.number] = checks;
+      m.checks[number] = checks;
     }
     store.set(`checks.${m.table}`, m.checks);
   } catch (e) {
@@ -735,7 +779,7 @@ function statusLine(m) {
     const free = m.info.seats.filter((s) => s.kind === "empty").length;
     return t("waiting_players", { n: free });
   }
-  if (m.gameWinner !== null && m.gameWinner !== undefined) return t("game_over_line", { pair: pairName(m, m.gameWinner) });
+  if (m.gameWinner !== null && m.gameWinner !== undefined) return gameEndText(m);
   switch (st.phase) {
     case "deal":
       return t("dealing");
@@ -808,7 +852,7 @@ function sheetPanel(m) {
       h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 3, class: "none" }, t("no_hands_yet")))),
       h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("total")), h("td", { class: "sum" }, String(scores[ours])), h("td", { class: "sum" }, String(scores[1 - ours]))))),
     m.gameWinner !== null && m.gameWinner !== undefined
-      ? h("p", { class: "winner" }, t("game_over_line", { pair: pairName(m, m.gameWinner) }), m.pollona ? h("span", { class: "mark pollona" }, t("pollona")) : null)
+      ? h("p", { class: "winner" }, gameEndText(m), m.pollona ? h("span", { class: "mark pollona" }, t("pollona")) : null)
       : null,
     h("button", { class: "link close", onclick: () => ((m.panel = null), renderTable()) }, t("close")));
 }
@@ -836,7 +880,7 @@ function resultPanel(m) {
   const o = v.outcome;
   const me = mySeat(m);
   const order = me === null ? [0, 1, 2, 3] : [me, (me + 1) % 4, (me + 2) % 4, (me + 3) % 4];
-  const checks = m.checks[v.hand_number];
+  const checks = m.checks[r.tableHand || v.hand_number];
   const ok = handVerdict(checks);
   const kind = o.kind === "pegarse" ? t("pegarse") : o.kind === "tranque" ? t("tranque") : t("tied_tranque");
   const marks = [];
@@ -861,15 +905,30 @@ function resultPanel(m) {
         " ", h("button", { class: "link", onclick: () => ((m.panel = "verify"), (m.showResult = false), renderTable()) }, t("see_checks"))),
       r.gameOver ? gameOverBlock(m) : null,
       h("div", { class: "row" },
-        r.gameOver
+        r.gameOver && !betweenGames(m)
           ? h("button", { id: "see-sheet", onclick: () => ((m.showResult = false), (m.panel = "sheet"), renderTable()) }, t("planilla"))
           : h("button", { id: "continue", class: "primary", onclick: () => ((m.showResult = false), renderTable()) }, t("continue")))));
 }
 
+/** What the end of a game means: the game's winner, and under match rules the match's. */
+function gameEndText(m) {
+  const mt = matchOf(m);
+  const game = t("game_over_line", { pair: pairName(m, m.gameWinner) });
+  if (!mt) return game;
+  const me = mySeat(m);
+  const ours = me === null ? 0 : me % 2;
+  if (mt.over) {
+    return t("match_over_line", { pair: pairName(m, mt.winner), a: mt.wins[ours], b: mt.wins[1 - ours] });
+  }
+  return `${t("game_n_won", { n: mt.game, pair: pairName(m, m.gameWinner) })} ${t("next_game_soon", { n: mt.game + 1 })}`;
+}
+
 function gameOverBlock(m) {
-  return h("div", { class: "game-over", id: "game-over" },
-    h("p", { class: "winner" }, t("game_over_line", { pair: pairName(m, m.gameWinner) }), m.pollona ? h("span", { class: "mark pollona" }, t("pollona")) : null),
-    h("button", { id: "play-again", class: "primary big", onclick: () => playAgain(m) }, t("play_again")));
+  const between = betweenGames(m);
+  return h("div", { class: `game-over${between ? " between" : ""}`, id: between ? "next-game" : "game-over" },
+    h("p", { class: "winner" }, gameEndText(m), m.pollona ? h("span", { class: "mark pollona" }, t(matchOf(m) ? "pollona_double" : "pollona")) : null),
+    matchOf(m) ? h("p", { class: "tally", id: "match-tally-end" }, tallyText(m)) : null,
+    between ? null : h("button", { id: "play-again", class: "primary big", onclick: () => playAgain(m) }, t("play_again")));
 }
 
 async function playAgain(m) {
@@ -927,6 +986,7 @@ function renderTable() {
       h("span", { class: "lbl" }, me === null ? t("pair_a") : t("nosotros")), h("b", { id: "score-ours" }, String(scores[ours])),
       h("span", { class: "sep" }, "–"),
       h("b", { id: "score-theirs" }, String(scores[1 - ours])), h("span", { class: "lbl" }, me === null ? t("pair_b") : t("ellos"))),
+    matchOf(m) ? h("span", { id: "match-tally", class: "score-chip match-tally", role: "status" }, tallyText(m)) : null,
     m.result ? h("button", { id: "open-result", class: "icon-btn", onclick: () => ((m.showResult = true), renderTable()) }, t("last_hand")) : null,
     h("button", { id: "open-verify", class: "icon-btn", onclick: () => ((m.panel = m.panel === "verify" ? null : "verify"), renderTable()) }, t("verification"), verifyBadge(m)),
   ];
@@ -959,7 +1019,7 @@ function renderTable() {
     if (again && again.focus) again.focus();
   }
   if (m.showResult && m.result && !focusKey) {
-    const b = $("#continue") || $("#play-again");
+    const b = $("#continue") || $("#play-again") || $("#see-sheet");
     if (b) b.focus();
   }
   tickClocks();
