@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from tranque.rules.errors import (
     HandOverError,
@@ -258,9 +259,12 @@ class Bonus:
 # The hand
 
 
-@dataclass(frozen=True, slots=True)
-class HandState:
-    """The state of one hand. Build it with ``HandState.start``."""
+class HandState(NamedTuple):
+    """The state of one hand. Build it with ``HandState.start``.
+
+    A named tuple rather than a frozen dataclass: it is just as immutable and is built in a third
+    of the time, which matters on the checked path (one new state per move).
+    """
 
     rules: Rules
     hands: tuple[int, int, int, int]
@@ -431,39 +435,47 @@ class HandState:
                 bonuses,
                 pending,
             )
-        hands = list(self.hands)
-        hands[seat] &= ~tile.bit
-        left, right = self.left, self.right
-        capicua = False
-        bonuses = self.bonuses
-        if left < 0:
-            left, right = tile.high, tile.low
-        elif action.end == left:
-            capicua = left != right and tile.high != tile.low and tile.has(right)
-            left = tile.low if tile.high == left else tile.high
+        h0, h1, h2, h3 = self.hands
+        bit = tile.bit
+        if seat == 0:
+            h0 ^= bit
+        elif seat == 1:
+            h1 ^= bit
+        elif seat == 2:
+            h2 ^= bit
         else:
-            capicua = left != right and tile.high != tile.low and tile.has(left)
-            right = tile.low if tile.high == right else tile.high
-        hand_tuple = (hands[0], hands[1], hands[2], hands[3])
+            h3 ^= bit
+        hands = (h0, h1, h2, h3)
+        high, low = tile.high, tile.low
+        old_left = left = self.left
+        old_right = right = self.right
+        if left < 0:
+            left, right = high, low
+        elif action.end == left:
+            left = low if high == left else high
+        else:
+            right = low if high == right else high
         open_mask = NUMBER_MASK[left] | NUMBER_MASK[right]
+        bonuses = self.bonuses
         if (
-            k == 0
-            and tile.high == tile.low
+            not k
+            and high == low
             and rules.unanswered_double_lead_points
             and not hands[(seat + 1) & 3] & open_mask
         ):
             # Barrio: a double lead the next player cannot answer (a blocked table included).
             points = rules.unanswered_double_lead_points
-            bonus = Bonus(BonusKind.UNANSWERED_DOUBLE_LEAD, seat & 1, points, k)
-            bonuses = (*bonuses, bonus)
+            bonuses = (*bonuses, Bonus(BonusKind.UNANSWERED_DOUBLE_LEAD, seat & 1, points, k))
         outcome: Outcome | None = None
         if not hands[seat]:
-            outcome = _pegarse(rules, hand_tuple, seat, capicua)
-        elif not (hands[0] | hands[1] | hands[2] | hands[3]) & open_mask:
-            outcome = _tranque(rules, hand_tuple, seat, self.leader)
+            # Capicúa: the last tile fitted both ends at once, ends showing different numbers.
+            capicua = old_left != old_right and high != low and {high, low} == {old_left, old_right}
+            outcome = _pegarse(rules, hands, seat, capicua)
+        elif not (h0 | h1 | h2 | h3) & open_mask:
+            outcome = _tranque(rules, hands, seat, self.leader)
         return HandState(
             rules,
-            hand_tuple,
+            hands,
             self.sleepers,
             self.leader,
             (seat + 1) & 3,
