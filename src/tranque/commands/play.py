@@ -28,7 +28,9 @@ NAMES = ("You", "Right", "Partner", "Left")
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("play", help="play a game in the terminal against three bots")
-    parser.add_argument("--bots", default="random", help="which bot fills the other seats")
+    parser.add_argument(
+        "--bots", default="heuristic", help="which bot fills the other seats (heuristic)"
+    )
     parser.add_argument("--rules", default="havana", help=f"one of: {', '.join(PRESETS)}")
     parser.add_argument("--seed", type=int, default=None, help="seed for deals and bots")
     parser.set_defaults(func=run)
@@ -46,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     console = Console(highlight=False)
+    for bot in bots.values():
+        warm_up = getattr(bot, "warm_up", None)
+        if warm_up is not None:
+            warm_up()  # compile or load the search kernels before the first move
     try:
         play_game(rules, bots, random.Random(args.seed), console, console.input)
     except EOFError:
