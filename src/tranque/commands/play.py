@@ -77,7 +77,7 @@ def play_game(
             seat = game.redeal_eligible()[0]
             if seat == YOU:
                 draw_board(console, seat_view(game, YOU))
-                yes = choose(ask, "You hold 5+ doubles. Ask for a redeal? [y/n] ", ("y", "n"))
+                yes = choose(ask, "You hold 5+ doubles. Ask for a redeal? (y/n) ", ("y", "n"))
                 game = game.answer_redeal(YOU, yes == "y")
             else:
                 asked = bots[seat].ask_redeal(seat_view(game, seat))
@@ -91,7 +91,7 @@ def play_game(
             for seat in seats:
                 if seat == YOU:
                     draw_board(console, seat_view(game, YOU))
-                    c = choose(ask, "Your pair leads. [s]algo or sal [t]ú? ", ("s", "t"))
+                    c = choose(ask, "Your pair leads. Salgo (s) or sal tú (t)? ", ("s", "t"))
                     choices.append(LeadChoice.SALGO if c == "s" else LeadChoice.SAL_TU)
                 else:
                     choices.append(bots[seat].choose_lead(seat_view(game, seat)))
@@ -105,7 +105,8 @@ def play_game(
             assert hand is not None
             if game.hand_number != shown_hand:
                 shown_hand = game.hand_number
-                console.rule(f"Hand {shown_hand}: {NAMES[hand.leader]} leads")
+                who = "you lead" if hand.leader == YOU else f"{NAMES[hand.leader]} leads"
+                console.rule(f"Hand {shown_hand}: {who}")
             seat = hand.turn
             view = seat_view(game, seat)
             if seat == YOU and view.legal != (Action.parse("pass"),):
@@ -133,7 +134,7 @@ def choose(ask: Callable[[str], str], prompt: str, options: tuple[str, ...]) -> 
 
 def pick_move(console: Console, ask: Callable[[str], str], view: SeatView) -> Action:
     for i, action in enumerate(view.legal, start=1):
-        console.print(f"  [{i}] {action}")
+        console.print(f"  {i:2d}) {action}")
     while True:
         text = ask("Your move (number or notation): ").strip()
         if text.isdigit() and 1 <= int(text) <= len(view.legal):
@@ -182,11 +183,14 @@ def show_end(console: Console, game: GameState) -> None:
         what = "tied tranque: nobody scores"
     else:
         how = {
-            "pegarse": "goes out",
-            "tranque": "wins the tranque",
-            "tied_tranque": "wins the tied tranque",
+            "pegarse": "go out",
+            "tranque": "win the tranque",
+            "tied_tranque": "win the tied tranque",
         }[out.kind.value]
-        what = f"{NAMES[out.winner or 0]} {how}: {out.points} points"
+        winner = out.winner or 0
+        who = "You" if winner == YOU else NAMES[winner]
+        verb = how if winner == YOU else how.replace("go ", "goes ").replace("win ", "wins ")
+        what = f"{who} {verb}: {out.points} points"
         if out.capicua:
             what += " (capicúa)"
     console.print(f"[bold]{what}[/bold]")
