@@ -35,8 +35,8 @@ from tranque.rules.views import SeatView
 
 @dataclass(frozen=True)
 class StrongLevel:
-    chains: int = 16  # independent Markov chains over the hidden tiles
-    burn: int = 500  # steps before a chain's first world
+    chains: int = 48  # independent Markov chains over the hidden tiles
+    burn: int = 800  # steps before a chain's first world
     thin: int = 50  # steps between two worlds of a chain
     per_chain: int = 8  # worlds taken from each chain
     model_eps: float = 0.02  # share of plays the model lets differ from the heuristic's choice
@@ -47,7 +47,7 @@ class StrongLevel:
 
 
 DEFAULT = StrongLevel()
-SLOW = StrongLevel(chains=32, burn=1000, thin=50, per_chain=12)
+SLOW = StrongLevel(chains=128, burn=1500, per_chain=8)
 
 
 class StrongBot:
