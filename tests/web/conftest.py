@@ -47,7 +47,9 @@ def _need_browser() -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: the sync API keeps an event loop running in this thread while it is
+# open, and asyncio.run() in tests collected after these (tests/server) would refuse to start.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     _need_browser()
     from playwright.sync_api import sync_playwright
