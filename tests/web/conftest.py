@@ -6,13 +6,9 @@ Screenshots go to ``out/screenshots/`` (git-ignored), kept as test artifacts.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import http.server
 import os
-import signal
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -81,76 +77,10 @@ def static_base() -> Iterator[str]:
         httpd.server_close()
 
 
-class ServerProcess:
-    """``tranque serve`` in its own process, on a loopback port, with a temporary SQLite file."""
-
-    def __init__(self, db: Path, extra: list[str], port: int = 0) -> None:
-        self.db = db
-        self.extra = extra
-        self.port = port
-        self.proc: subprocess.Popen[str] | None = None
-        self.base = ""
-
-    def start(self) -> str:
-        cmd = [
-            sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1",
-            "--port", str(self.port), "--db", f"sqlite:///{self.db}", *self.extra,
-        ]  # fmt: skip
-        self.proc = subprocess.Popen(
-            cmd,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if "serving at" not in line:
-            self.proc.kill()
-            _, err = self.proc.communicate(timeout=10)
-            raise RuntimeError(f"the server did not start: {line!r} {err[-2000:]}")
-        self.base = line.split()[3].rstrip("/")
-        self.port = int(self.base.rsplit(":", 1)[1])
-        return self.base
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        with contextlib.suppress(Exception):
-            self.proc.communicate(timeout=5)
-        self.proc = None
-
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.communicate(timeout=10)
-        self.proc = None
-
-
 @pytest.fixture
-def server_factory(tmp_path: Path) -> Iterator[Any]:
-    made: list[ServerProcess] = []
-
-    def make(*extra: str, fast: bool = True) -> ServerProcess:
-        sp = ServerProcess(tmp_path / f"s{len(made)}.db", [*(FAST if fast else []), *extra])
-        made.append(sp)
-        sp.start()
-        return sp
-
-    yield make
-    for sp in made:
-        sp.stop()
-
-
-@pytest.fixture
-def server(server_factory: Any) -> ServerProcess:
-    return server_factory()
+def server_fast_args() -> list[str]:
+    """``server_factory`` and ``server`` (``tests/conftest.py``) run quick tables here."""
+    return FAST
 
 
 @pytest.fixture

@@ -1,0 +1,104 @@
+"""Shared by tests/server and tests/web: ``tranque serve`` as a real process.
+
+Each directory says how fast its tables run by overriding the ``server_fast_args`` fixture.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+class ServerProcess:
+    """``tranque serve`` in its own process, on a loopback port, with a temporary SQLite file.
+
+    Its standard error goes to a log file next to the database (``errors()``). ``port`` is 0 (a
+    free one) until the server has started; ``start()`` again after ``kill9()`` reuses it.
+    """
+
+    def __init__(self, db: Path, extra: list[str], port: int = 0) -> None:
+        self.db = db
+        self.log = db.with_suffix(".log")
+        self.extra = extra
+        self.port = port
+        self.proc: subprocess.Popen[str] | None = None
+        self.base = ""
+
+    def start(self) -> str:
+        cmd = [
+            sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1",
+            "--port", str(self.port), "--db", f"sqlite:///{self.db}", *self.extra,
+        ]  # fmt: skip
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with open(self.log, "a") as err:
+            self.proc = subprocess.Popen(
+                cmd, stdout=subprocess.PIPE, stderr=err, text=True, env=env
+            )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if "serving at" not in line:
+            self.proc.kill()
+            self.proc.communicate(timeout=10)
+            raise RuntimeError(f"the server did not start: {line!r} {self.errors()[-2000:]}")
+        self.base = line.split()[3].rstrip("/")
+        self.port = int(self.base.rsplit(":", 1)[1])
+        return self.base
+
+    def errors(self) -> str:
+        return self.log.read_text() if self.log.exists() else ""
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        with contextlib.suppress(Exception):
+            self.proc.communicate(timeout=5)
+        self.proc = None
+
+    def stop(self) -> str:
+        if self.proc is None:
+            return self.errors()
+        self.proc.terminate()
+        try:
+            self.proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.communicate(timeout=10)
+        self.proc = None
+        return self.errors()
+
+
+@pytest.fixture
+def server_fast_args() -> list[str]:
+    """The options of a quick table (short bot and pass delays); each directory sets its own."""
+    return []
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path, server_fast_args: list[str]) -> Iterator[Any]:
+    """``make(*extra, db=None, fast=True)`` starts a server; every one is stopped afterwards."""
+    made: list[ServerProcess] = []
+
+    def make(*extra: str, db: Path | None = None, fast: bool = True) -> ServerProcess:
+        fast_args = server_fast_args if fast else []
+        sp = ServerProcess(db or tmp_path / f"s{len(made)}.db", [*fast_args, *extra])
+        made.append(sp)
+        sp.start()
+        return sp
+
+    yield make
+    for sp in made:
+        sp.stop()
+
+
+@pytest.fixture
+def server(server_factory: Any) -> ServerProcess:
+    return server_factory()
