@@ -20,22 +20,25 @@ import pytest
 class ServerProcess:
     """``tranque serve`` in its own process, on a loopback port, with a temporary SQLite file.
 
-    Its standard error goes to a log file next to the database (``errors()``). ``port`` is 0 (a
-    free one) until the server has started; ``start()`` again after ``kill9()`` reuses it.
+    Its standard error goes to a log file next to the database (``errors()``). ``port`` is the
+    port it listens on once started; each ``start()`` takes the constructor's port (0: a free one)
+    unless given another, such as the old one for a restart where the clients were.
     """
 
     def __init__(self, db: Path, extra: list[str], port: int = 0) -> None:
         self.db = db
         self.log = db.with_suffix(".log")
         self.extra = extra
+        self.listen = port
         self.port = port
         self.proc: subprocess.Popen[str] | None = None
         self.base = ""
 
-    def start(self) -> str:
+    def start(self, port: int | None = None) -> str:
+        port = self.listen if port is None else port
         cmd = [
             sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1",
-            "--port", str(self.port), "--db", f"sqlite:///{self.db}", *self.extra,
+            "--port", str(port), "--db", f"sqlite:///{self.db}", *self.extra,
         ]  # fmt: skip
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with open(self.log, "a") as err:

@@ -359,8 +359,7 @@ def test_reconnect_mid_hand_resumes_where_it_was(
     page.wait_for_selector("#conn:not([hidden])", timeout=10_000)
     assert "reconectando" in page.locator("#conn").inner_text().lower()
     shot(page, shots, "reconnecting-es-390x844")
-    server.port = port
-    server.start()
+    server.start(port=port)
     page.wait_for_selector("#conn", state="hidden", timeout=30_000)
     chain_after = page.locator(".chain-tile").count()
     assert chain_after >= 6
