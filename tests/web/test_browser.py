@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
 from pathlib import Path
 from typing import Any
 
-from tranque.fair.recipe import deal_for, deal_key
+from tranque.fair.recipe import deal_for, deal_key, draw_winner, first_hand_draw
 from tranque.rules.tiles import format_tiles
-from tranque.rules.variants import Rules
+from tranque.rules.variants import HAVANA, Rules
+from tranque.table.service import fixed_seeds
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
@@ -448,4 +450,210 @@ def test_verification_all_checks_then_a_tampered_record(
     page.unroute("**/api/tables/*/record")
     page.reload()
     assert wait_verdict(page, 1) is True
+    page.context.close()
+
+
+# -- pinned deals: the redeal and the choice between ends --------------------------------------
+#
+# With ``--test-seed`` the server's seeds and the table ids are a known function of the seed
+# (``fixed_seeds``; tables are t1, t2, … on a fresh database), and each browser's client seed is
+# pinned by replacing ``crypto.getRandomValues`` before the page loads. The deal is then the
+# published recipe of known inputs, so a client seed that deals what a test needs is searched for
+# here with ``tranque.fair.recipe``: no dealing backdoor in the product.
+
+TEST_SEED = "7472616e7175652d776562"
+PIN_SEED = """
+(() => {
+  const seed = Uint8Array.from("%s".match(/../g).map((x) => parseInt(x, 16)));
+  const real = crypto.getRandomValues.bind(crypto);
+  crypto.getRandomValues = (a) => {
+    if (a instanceof Uint8Array && a.length === seed.length) {
+      a.set(seed);
+      return a;
+    }
+    return real(a);
+  };
+})();
+"""
+
+
+def pin_seed(page: Any, seed: bytes) -> None:
+    """Every 32-byte seed this page draws (its client seed for each hand) is ``seed``."""
+    page.add_init_script(PIN_SEED % seed.hex())
+
+
+def record_frames(page: Any) -> dict[str, list[dict[str, Any]]]:
+    """The table's WebSocket frames as the page sends (``out``) and receives (``in``) them."""
+    frames: dict[str, list[dict[str, Any]]] = {"in": [], "out": []}
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framesent", lambda p: frames["out"].append(json.loads(p)))
+        ws.on("framereceived", lambda p: frames["in"].append(json.loads(p)))
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def events(frames: dict[str, list[dict[str, Any]]], kind: str) -> list[dict[str, Any]]:
+    return [
+        f["event"] for f in frames["in"] if f.get("type") == "event" and f["event"]["type"] == kind
+    ]
+
+
+def wait_for(
+    page: Any, cond: Any, seconds: float = 15, what: str = "the condition", detail: Any = None
+) -> Any:
+    """Wait for ``cond()`` while Playwright runs: the sync API hands over a page's events
+    (``record_frames``) only during its own calls, never during a ``time.sleep``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = cond()
+        if got:
+            return got
+        page.wait_for_timeout(50)
+    raise AssertionError(f"no {what} after {seconds} s" + (f": {detail()}" if detail else ""))
+
+
+def first_hand_key(table: str, seeds: list[bytes]) -> bytes:
+    """The key of a table's first hand under ``--test-seed TEST_SEED``."""
+    server_seed = fixed_seeds(bytes.fromhex(TEST_SEED))(table, 1)
+    return deal_key(server_seed, table, 1, seeds)
+
+
+def seed_for_redeal(table: str, seeds: list[bytes], seat: int = 0) -> tuple[bytes, bytes]:
+    """A client seed for ``seat`` such that its first deal gives that seat (and only it) five
+    doubles or more, and the deal after a redeal gives nobody five: (seed, key)."""
+    for i in range(100_000):
+        seed = hashlib.sha256(b"tranque-test|redeal|%d" % i).digest()
+        trial = [seed if s == seat else x for s, x in enumerate(seeds)]
+        key = first_hand_key(table, trial)
+        first = deal_for(key, HAVANA, 0)
+        if [first.doubles(s) >= 5 for s in range(4)] != [s == seat for s in range(4)]:
+            continue
+        again = deal_for(key, HAVANA, 1)
+        if all(again.doubles(s) < 5 for s in range(4)):
+            return seed, key
+    raise AssertionError("no client seed deals five doubles")  # about 1 in 60 does
+
+
+def tiles_of(deal: Any, seat: int) -> list[str]:
+    return sorted(format_tiles(deal.hands[seat]).split())
+
+
+def test_redeal_asked_for_by_clicks_only_that_player_is_offered_it(
+    browser: Any, server_factory: Any, shots: Path
+) -> None:
+    """Two people and two bots; the host's first deal holds five doubles. Only the host is
+    offered a redeal; asking deals attempt 1 from the same key, the pair with the right to lead
+    stays, and after the hand both browsers check the thrown-in deal ✓."""
+    server = server_factory("--test-seed", TEST_SEED)
+    guest_seed = hashlib.sha256(b"tranque-test|guest").digest()
+    host_seed, key = seed_for_redeal("t1", [b"", b"", guest_seed, b""])
+    first, again = deal_for(key, HAVANA, 0), deal_for(key, HAVANA, 1)
+    draws = first_hand_draw(key, HAVANA)
+    leading_pair = draw_winner(draws[-1])
+    host, guest = new_page(browser, DESKTOP), new_page(browser, PHONE)
+    pin_seed(host, host_seed)
+    pin_seed(guest, guest_seed)
+    host_frames, guest_frames = record_frames(host), record_frames(guest)
+    assert create_table(host, server.base, target=30, mode="people", nick="Ana") == "t1"
+    guest.goto(server.base + "/")
+    guest.fill("#nickname", "Luis")
+    guest.fill("#joinlink", host.locator("#invite-link").input_value())
+    guest.click("#join")
+    guest.click('.sit[data-seat="2"]')
+    host.click('.add-bot[data-seat="1"]')
+    host.click('.add-bot[data-seat="3"]')
+
+    # The offer: the host's page, with the deal the recipe gives for the pinned seeds.
+    host.wait_for_selector("#redeal-yes", timeout=20_000)
+    assert "cinco dobles" in host.locator(".redeal").inner_text()
+    assert hand_tiles(host) == tiles_of(first, 0) and first.doubles(0) >= 5
+    shot(host, shots, "redeal-offer-es-1366x768")
+    # The partner is in the same redeal window and is not offered it.
+    guest.wait_for_function("window.tranque.model.state.phase === 'redeal'")
+    assert guest.evaluate("window.tranque.model.state.redeal") is False
+    assert guest.locator("#redeal-yes, #redeal-no, .redeal").count() == 0
+    assert hand_tiles(guest) == tiles_of(first, 2)
+    (dealt0,) = wait_for(host, lambda: events(host_frames, "dealt"), what="first deal")
+    assert dealt0["attempt"] == 0 and dealt0["redeal_window"] is True
+    assert dealt0["leading_pair"] == leading_pair
+
+    host.click("#redeal-yes")
+    wait_for(
+        host,
+        lambda: len(events(host_frames, "dealt")) == 2,
+        what="second deal",
+        detail=lambda: host_frames["out"][-3:] + host_frames["in"][-6:],
+    )
+    dealt1 = events(host_frames, "dealt")[1]
+    assert dealt1["attempt"] == 1 and dealt1["redeal_window"] is False
+    assert dealt1["leading_pair"] == leading_pair  # the right to lead does not change
+    assert dealt1["draw"] == dealt0["draw"]
+    sent = [f for f in host_frames["out"] if f.get("type") == "redeal"]
+    assert [f["ask"] for f in sent] == [True]
+    # The table is told who asked; both see the new deal.
+    wait_for(
+        guest, lambda: len(events(guest_frames, "dealt")) == 2, what="second deal at the guest"
+    )
+    assert [(e["ask"], e["seat"]) for e in events(guest_frames, "redeal")] == [(True, 0)]
+    guest.wait_for_function(
+        "document.querySelector('.log') && document.querySelector('.log').innerText"
+        ".includes('Ana enseñó cinco dobles')"
+    )
+    host.wait_for_function(f"window.tranque.model.state.tiles === {json.dumps(again.hand_text(0))}")
+    assert hand_tiles(host) == tiles_of(again, 0)
+    guest.wait_for_function(
+        f"window.tranque.model.state.tiles === {json.dumps(again.hand_text(2))}"
+    )
+    assert host.locator("#redeal-yes").count() == 0
+
+    # The pair that had the right to lead leads.
+    play_until([host, guest], lambda: hand_over(host) and hand_over(guest), 180)
+    (choices,) = events(host_frames, "choices")
+    assert choices["leader"] % 2 == leading_pair
+    for p in (host, guest):
+        assert wait_verdict(p, 1) is True
+        redeal = p.locator('.hand-checks[data-hand="1"] li[data-check="redeal"]')
+        assert redeal.count() == 1 and "ok" in (redeal.get_attribute("class") or "")
+    shot(host, shots, "verify-redeal-1366x768")
+    record = json.loads(host.evaluate("fetch('/api/tables/t1/record').then(r => r.text())"))
+    hand = record["hands"][0]
+    assert hand["fairness"]["attempts"] == 2
+    assert [r["asked_by"] for r in hand["setup"]["redeals"]] == [0]
+    assert host.errors == [] and guest.errors == []
+    host.context.close()
+    guest.context.close()
+
+
+def test_redeal_declined_by_clicks_keeps_the_deal(
+    browser: Any, server_factory: Any, shots: Path
+) -> None:
+    server = server_factory("--test-seed", TEST_SEED)
+    seed, key = seed_for_redeal("t1", [b"", b"", b"", b""])
+    first = deal_for(key, HAVANA, 0)
+    page = new_page(browser, PHONE)
+    pin_seed(page, seed)
+    frames = record_frames(page)
+    assert create_table(page, server.base, target=30) == "t1"
+    page.wait_for_selector("#redeal-no")
+    assert hand_tiles(page) == tiles_of(first, 0)
+    shot(page, shots, "redeal-offer-es-390x844")
+    page.click("#redeal-no")
+    page.wait_for_function("window.tranque.model.state.phase !== 'redeal'")
+    assert page.locator("#redeal-yes").count() == 0
+    # A decline names no seat: it would tell the table who holds five doubles.
+    (declined,) = wait_for(page, lambda: events(frames, "redeal"), what="redeal event")
+    assert (declined["ask"], declined["seat"]) == (False, None)
+    play_until([page], lambda: hand_over(page), 120)
+    assert [e["attempt"] for e in events(frames, "dealt")] == [0]
+    assert wait_verdict(page, 1) is True
+    assert page.locator('.hand-checks[data-hand="1"] li[data-check="redeal"]').count() == 0
+    deal_seat = page.locator('.hand-checks[data-hand="1"] li[data-check="deal_seat"]')
+    assert deal_seat.count() == 4
+    record = json.loads(page.evaluate("fetch('/api/tables/t1/record').then(r => r.text())"))
+    assert record["hands"][0]["fairness"]["attempts"] == 1
+    assert record["hands"][0]["setup"].get("redeals", []) == []
+    assert sorted(record["hands"][0]["hands"][0].split()) == tiles_of(first, 0)
+    assert page.errors == []
     page.context.close()
