@@ -657,3 +657,85 @@ def test_redeal_declined_by_clicks_keeps_the_deal(
     assert sorted(record["hands"][0]["hands"][0].split()) == tiles_of(first, 0)
     assert page.errors == []
     page.context.close()
+
+
+def tile_for_both_ends(state: dict[str, Any]) -> str | None:
+    """A tile of mine that fits both open ends (so they show different numbers), if any."""
+    tiles = [mv.split("@")[0] for mv in state.get("legal") or []]
+    return next((x for x in tiles if tiles.count(x) == 2), None)
+
+
+def test_tile_that_fits_both_ends_is_tapped_then_the_end(
+    browser: Any, server_factory: Any, shots: Path
+) -> None:
+    """Play by clicks (pinned seeds: the same game every run) until a tile fits both ends; tap it,
+    the ends become buttons; Cancel, tap it again, tap the end that is not the first choice: the
+    server gets, and plays, the move on that end."""
+    server = server_factory("--test-seed", TEST_SEED)
+    page = new_page(browser, PHONE)
+    # The open ends pulse; with reduced motion they hold still, so a click finds them stable.
+    page.emulate_media(reduced_motion="reduce")
+    pin_seed(page, hashlib.sha256(b"tranque-test|ends").digest())
+    frames = record_frames(page)
+    assert create_table(page, server.base, target=100) == "t1"
+    page.wait_for_selector(".hand .tile")
+    end = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < end, "no tile fitting both ends in 90 s"
+        state = page.evaluate("window.tranque.model.state")
+        tile = tile_for_both_ends(state)
+        if tile is not None and not page.locator("#result").is_visible():
+            break
+        if not step(page):
+            page.wait_for_timeout(50)
+    left, right = state["ends"]
+    assert left != right and sorted(tile) == sorted(f"{left}{right}")
+    moves = [mv for mv in state["legal"] if mv.split("@")[0] == tile]
+    assert sorted(moves) == sorted([f"{tile}@{left}", f"{tile}@{right}"])
+    mine = page.locator(f'.hand .tile[data-tile="{tile}"]')
+
+    # A tap selects the tile and offers both ends, without playing anything yet.
+    mine.click()
+    assert mine.get_attribute("aria-pressed") == "true"
+    choice = page.locator(".end-choice .end-btn")
+    assert sorted(choice.evaluate_all("els => els.map(e => e.dataset.move)")) == sorted(moves)
+    assert page.locator(".end.target").count() == 2
+    shot(page, shots, "choose-end-es-390x844")
+    page.click(".end-choice .link")  # Cancel
+    assert page.locator(".end-choice").count() == 0 and page.locator(".end.target").count() == 0
+    assert not [f for f in frames["out"] if f.get("type") == "play" and f["move"] in moves]
+
+    # Tap it again, then the end that is not the first offered: that is the move played.
+    mine.click()
+    want = moves[1]
+    number = int(want.split("@")[1])
+    side = "left" if number == left else "right"
+    page.click(f'.end.target[data-end="{side}"]')
+    sent = wait_for(
+        page,
+        lambda: [f for f in frames["out"] if f.get("type") == "play" and f["move"] in moves],
+        what="play command",
+    )
+    assert [f["move"] for f in sent] == [want]
+    seat = state["seat"]
+
+    def played_here() -> list[dict[str, Any]]:
+        return [
+            f
+            for f in frames["in"]
+            if f.get("type") == "event"
+            and f["event"]["type"] == "played"
+            and f["event"]["seat"] == seat
+            and f["event"]["move"] in moves
+        ]
+
+    (frame,) = wait_for(page, played_here, what="played event")
+    assert frame["event"]["move"] == want and frame["event"]["by"] == "person"
+    # Played on that end, the tile leaves its other number there: both ends now show it.
+    other = right if side == "left" else left
+    if frame["state"]["ends"] is not None:  # None when the tile ended the hand
+        assert frame["state"]["ends"] == [other, other]
+        edge = ".chain-tile.first" if side == "left" else ".chain-tile.last"
+        page.wait_for_function(f"document.querySelector('{edge}')?.dataset.tile === '{tile}'")
+    assert page.errors == []
+    page.context.close()
