@@ -1,20 +1,21 @@
-"""``strong``: play under hidden information by inference and search.
+"""``strong``: play under hidden information by posterior sampling and heuristic playouts.
 
 For each decision with a real choice:
 
-1. **Sample** the unseen tiles (the other three hands and the sleepers) consistent with everything
-   public: tile counts, the tiles played, and every pass (the passer holds neither number).
-2. **Weigh** each sampled world by how likely the other three players were to make the plays they
-   made holding those tiles, modelling them with the heuristic bot (softmax over its scores, mixed
-   with a little uniform), divided by the sampler's own probability (importance weights).
-3. **Resample** worlds by weight and **search** them: each candidate move is played in each world
-   and scored by heuristic-guided rollouts, or solved exactly (alpha-beta) once few tiles are left.
-   Scores are for the pair: the points it wins minus the points it gives, plus a bonus or malus
-   when the hand would end the game (``game_weight``).
+1. **Model** the other three players as the heuristic bot: each tile they played was, with
+   probability 1 - eps, the heuristic's choice for the hand they held then (from their own tiles
+   and what was public), otherwise any other legal move.
+2. **Sample** worlds (the other hands and the sleepers) from the posterior by MCMC
+   (``kernels.mcmc_worlds``): chains start from worlds consistent with counts, played tiles and
+   passes, and swap hidden tiles between places, accepted by the likelihood ratio.
+3. **Evaluate** each candidate in each world by finishing the hand with the heuristic in all four
+   seats (``kernels.evaluate_matrix``); utility for the pair: points won minus points given, plus
+   a bonus or malus when the hand would end the game (``game_weight``).
+4. **Choose** the heuristic's own move unless another beats it by more than ``margin`` points on
+   average over the common worlds with a paired t-statistic of at least ``t_min``.
 
-Everything runs in numba kernels (``kernels.infer_worlds``, ``kernels.evaluate_moves``). Bots are
-deterministic given their seed and what they are shown. ``strong`` is budgeted by counts, not by
-the clock, so a result never depends on the machine; ``strong-slow`` searches more.
+Bots are deterministic given their seed and what they are shown. ``strong`` is budgeted by
+counts, not by the clock, so a result never depends on the machine; ``strong-slow`` samples more.
 """
 
 from __future__ import annotations
