@@ -219,3 +219,18 @@ def _play_until(game: GameState, rng: random.Random, done) -> GameState:  # type
         else:
             game = game.play(rng.choice(game.legal_actions()))
     return game
+
+
+def test_a_game_ended_by_a_bonus_shows_every_hand() -> None:
+    from tranque.rules.views import public_view, seat_view
+
+    rules = Rules(tiles_each=2, target=20, unanswered_double_lead_points=20)
+    # Seat 1 cannot answer the 99, but seat 2 holds a 9: the hand goes on, the game does not.
+    deal = Deal.from_text(["99 10", "21 32", "93 54", "65 76"], rules=rules)
+    game = GameState(rules, setup=Setup(3, leading_pair=0, priority=0)).deal(deal)
+    game = game.choose_leader(SALGO, None).play(Action.parse("99"))
+    assert game.is_over and game.hand is not None and not game.hand.is_over
+    view = public_view(game)
+    assert view.final_hands is not None and view.sleepers is not None
+    assert [str(t) for t in view.final_hands[1]] == ["32", "21"]
+    assert seat_view(game, 2).public.final_hands == view.final_hands

@@ -169,7 +169,8 @@ def public_view(game: GameState) -> PublicView:
     """The spectator's view of a game."""
     hand = game.hand
     setup = game.setup
-    shown = hand is not None and hand.is_over
+    # Face up once the hand is over, or the game (a bonus can end it in the middle of a hand).
+    shown = hand is not None and (hand.is_over or game.is_over)
     if hand is None:
         moves: tuple[tuple[int, Action], ...] = ()
         counts = (0, 0, 0, 0) if game.pending_deal is None else (game.rules.tiles_each,) * 4
