@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import random
 import re
 import time
 from pathlib import Path
@@ -256,6 +258,206 @@ def test_whole_havana_practice_game_by_clicks(browser: Any, server: Any, shots: 
     for n in range(1, hands + 1):
         assert wait_verdict(page, n) is True, f"hand {n}"
     shot(page, shots, "verify-es-390x844")
+    assert page.errors == []
+    page.context.close()
+
+
+# -- the chain as a bending line ----------------------------------------------------------------
+
+CHAIN_GEOMETRY = """() => {
+  const chain = document.querySelector('.chain');
+  const cr = chain.getBoundingClientRect();
+  const tiles = [...chain.querySelectorAll('.chain-tile')].map((el) => {
+    const r = el.getBoundingClientRect();
+    const svg = el.querySelector('svg');
+    const [, , vw, vh] = svg.getAttribute('viewBox').split(' ').map(Number);
+    const upright = vh > vw;
+    const halves = [0, 0]; // pips drawn on the left (top) half and the right (bottom) half
+    for (const c of svg.querySelectorAll('.pip')) {
+      const v = Number(c.getAttribute(upright ? 'cy' : 'cx'));
+      halves[v < 100 ? 0 : 1] += 1;
+    }
+    return {
+      tile: el.dataset.tile, row: Number(el.dataset.row), dir: Number(el.dataset.dir),
+      role: el.getAttribute('role'),
+      label: el.getAttribute('aria-label'), cls: el.className, upright, halves,
+      x: r.left - cr.left, y: r.top - cr.top, w: r.width, h: r.height,
+    };
+  });
+  return {
+    width: cr.width, height: cr.height, tiles,
+    chain: window.tranque.model.chain.map((p) => p.tile),
+    unit: chain.querySelector('.chain-unit').getBoundingClientRect().width,
+  };
+}"""
+
+
+def box_gap(a: dict[str, float], b: dict[str, float]) -> float:
+    """How far apart two boxes are (0 when they touch or overlap)."""
+    dx = max(0.0, a["x"] - (b["x"] + b["w"]), b["x"] - (a["x"] + a["w"]))
+    dy = max(0.0, a["y"] - (b["y"] + b["h"]), b["y"] - (a["y"] + a["h"]))
+    return max(dx, dy)
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    ox = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
+    oy = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
+    return ox > 0.5 and oy > 0.5
+
+
+def half_centres(t: dict[str, Any]) -> list[tuple[float, float]]:
+    if t["upright"]:
+        cx = t["x"] + t["w"] / 2
+        return [(cx, t["y"] + t["h"] / 4), (cx, t["y"] + 3 * t["h"] / 4)]
+    cy = t["y"] + t["h"] / 2
+    return [(t["x"] + t["w"] / 4, cy), (t["x"] + 3 * t["w"] / 4, cy)]
+
+
+def facing(t: dict[str, Any], other: dict[str, Any]) -> int:
+    """The number on the half of ``t`` nearer the centre of ``other``."""
+    ox, oy = other["x"] + other["w"] / 2, other["y"] + other["h"] / 2
+    d = [(x - ox) ** 2 + (y - oy) ** 2 for x, y in half_centres(t)]
+    return t["halves"][0 if d[0] < d[1] else 1]
+
+
+def check_line(g: dict[str, Any]) -> dict[int, list[dict[str, Any]]]:
+    """The chain as drawn is one unbroken line inside its box, in chain order, each tile turned so
+    that the halves that touch show the same number. Returns the tiles of each row."""
+    tiles = g["tiles"]
+    assert [t["tile"] for t in tiles] == g["chain"]
+    assert tiles[0]["cls"].split().count("first") == 1
+    assert "last" in tiles[-1]["cls"].split()
+    for t in tiles:
+        assert t["role"] == "listitem" and SPOKEN.match(t["label"].split(" (")[0]), t["label"]
+        assert t["upright"] == (t["h"] > t["w"])  # the drawing faces the way its box does
+        assert t["x"] >= -1 and t["x"] + t["w"] <= g["width"] + 1, t
+        assert t["y"] >= -1 and t["y"] + t["h"] <= g["height"] + 1, t
+        a, b = int(t["tile"][0]), int(t["tile"][1])
+        assert sorted(t["halves"]) == sorted([a, b]), t  # pips per half: the tile's numbers
+    for i, a in enumerate(tiles):
+        for b in tiles[i + 1 :]:
+            assert not overlap(a, b), (a, b)
+    for p, q in itertools.pairwise(tiles):
+        assert box_gap(p, q) <= 6, (p, q)
+        # The halves that face each other carry the same number: of each tile, the half nearer
+        # the other tile's centre.
+        assert facing(p, q) == facing(q, p), (p, q)
+    rows: dict[int, list[dict[str, Any]]] = {}
+    for t in tiles:
+        rows.setdefault(t["row"], []).append(t)
+    return rows
+
+
+def centre_x(t: dict[str, Any]) -> float:
+    return t["x"] + t["w"] / 2
+
+
+def test_snake_layout_fits_and_joins_at_every_width(browser: Any, static_base: str) -> None:
+    """snake.js alone: chains of every length with doubles here and there, at widths from a 360 px
+    phone's board to a desktop's, never overlap, stay inside, and each tile touches the next."""
+    page = new_page(browser)
+    page.goto(static_base + "/index.html")
+    rng = random.Random(7)
+    cases = []
+    for n in (1, 2, 5, 9, 14, 20, 28, 40):
+        for _ in range(6):
+            doubles: list[bool] = []
+            for i in range(n):
+                doubles.append(i > 0 and not doubles[-1] and rng.random() < 0.3)
+            cases.append(doubles)
+    got = page.evaluate(
+        """async (cases) => {
+          const S = await import('/js/snake.js');
+          const out = [];
+          const sizes = [[300, 22], [346, 22], [420, 24], [560, 31], [690, 34], [1000, 34]];
+          for (const [width, u] of sizes)
+            for (const d of cases) out.push({ width, u, d, lay: S.snakeLayout(d, width, u) });
+          return out;
+        }""",
+        cases,
+    )
+    for case in got:
+        width, u, items = case["width"], case["u"], case["lay"]["items"]
+        assert len(items) == len(case["d"])
+        for i, (b, dbl) in enumerate(zip(items, case["d"], strict=True)):
+            assert b["x"] >= 0 and b["x"] + b["w"] <= width + 0.1, case
+            if dbl:
+                assert (b["w"], b["h"]) == (u, 2 * u)  # a double lies across the line
+            if b["dir"] == 0:
+                assert b["h"] == 2 * u and b["w"] == u  # a bend's tile stands upright
+            if i:
+                assert box_gap(items[i - 1], b) <= 4, (case, i)
+            for c in items[i + 1 :]:
+                assert not overlap(b, c), (case, b, c)
+        dirs = [b["dir"] for b in items if b["dir"] != 0]
+        rows = sorted({b["row"] for b in items})
+        for r in rows:  # the rows alternate: right, left, right…
+            assert {b["dir"] for b in items if b["row"] == r} - {0} <= {1 if r % 2 == 0 else -1}
+        assert dirs == [] or dirs[0] == 1
+    page.context.close()
+
+
+def test_chain_bends_like_a_snake_on_a_phone_and_a_desktop(
+    browser: Any, server: Any, shots: Path
+) -> None:
+    """A practice game on a 390×844 phone, played by clicks until the chain needs two rows: the
+    second row runs right to left and starts under the end of the first, the whole chain is one
+    line whose touching halves match; then at 360 px and on a desktop the rows are laid out
+    again for the new width."""
+    page = new_page(browser, PHONE)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(server.base + "/")
+    page.fill("#nickname", "Yoel")
+    page.click("#play-now")
+    page.wait_for_selector(".hand .tile")
+    end = time.monotonic() + 240
+    while True:
+        assert time.monotonic() < end, "no chain of two rows in time"
+        ready = page.evaluate(
+            """() => document.querySelectorAll('.chain-tile[data-row="1"]').length >= 3
+              && !document.querySelector('#result')
+              && document.querySelectorAll('.hand .tile.playable').length > 0"""
+        )
+        if ready:
+            break
+        if not step(page):
+            page.wait_for_timeout(50)
+    g = page.evaluate(CHAIN_GEOMETRY)
+    rows = check_line(g)
+    assert len(rows) >= 2
+    first_row, second_row = rows[0], rows[1]
+    # Row 1 runs left to right (x grows along the chain) and ends in the tile that turns the
+    # bend, upright at the right.
+    xs = [centre_x(t) for t in first_row if t["dir"] != 0]
+    assert xs == sorted(xs) and len(set(xs)) == len(xs), xs
+    bend = first_row[-1]
+    assert bend["dir"] == 0 and bend["upright"]
+    assert centre_x(bend) > max(xs)
+    # Row 2 runs right to left: x decreases along the chain.
+    xs = [centre_x(t) for t in second_row if t["dir"] != 0]
+    assert len(xs) >= 2 and xs == sorted(xs, reverse=True) and len(set(xs)) == len(xs), xs
+    assert all(t["y"] > bend["y"] for t in second_row)
+    # Its first tile sits at the same side, right under the bend.
+    start = second_row[0]
+    assert abs((start["x"] + start["w"]) - (bend["x"] + bend["w"])) <= g["unit"] + 4
+    assert box_gap(start, bend) <= 6
+    # The open ends are still there: the gold circles above, the glowing tiles at both ends.
+    assert page.locator(".ends-line .end").count() == 2
+    shot(page, shots, "snake-es-390x844")
+
+    # The narrowest phone, then a desktop: the rows follow the width.
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.wait_for_function("document.querySelector('.chain').clientWidth < 340")
+    page.wait_for_timeout(100)
+    narrow = page.evaluate(CHAIN_GEOMETRY)
+    assert len(check_line(narrow)) >= len(rows)
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_function("document.querySelector('.chain').clientWidth > 500")
+    page.wait_for_timeout(100)
+    wide = page.evaluate(CHAIN_GEOMETRY)
+    assert len(check_line(wide)) <= len(rows)
+    assert wide["width"] > g["width"]
+    shot(page, shots, "snake-es-1366x768")
     assert page.errors == []
     page.context.close()
 

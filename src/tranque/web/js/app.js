@@ -2,6 +2,7 @@
 import { api, TableSocket } from "./net.js";
 import { t, getLang, setLang, LANGS } from "./i18n.js";
 import { tileSVG, spokenName, parseTile, pips, splitTiles, numberName } from "./tiles.js";
+import { snakeLayout } from "./snake.js";
 import * as F from "./fairness.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -690,16 +691,16 @@ function chainView(m) {
   const tiles = m.chain.map((p, i) => {
     const [a, b] = parseTile(p.tile);
     const dbl = a === b;
-    // Each tile faces its neighbours with the matching halves: left tiles show the number they
-    // opened on their left, right tiles on their right; the lead shows its high half first.
+    // The halves in chain order: ``first`` touches the tile before, ``second`` the tile after.
+    // Left tiles show on their left the number they opened, right tiles show it on their right;
+    // the lead shows its high half first. layoutChain() draws each tile facing its row.
     let first;
     if (p.side === "left") first = p.opened;
     else if (p.side === "right") first = a === p.opened ? b : a;
     else first = Math.max(a, b);
+    const second = first === a ? b : a;
     const cls = `chain-tile${dbl ? " double" : ""}${p.side === "lead" ? " lead" : ""}${i === 0 ? " first" : ""}${i === m.chain.length - 1 ? " last" : ""}`;
-    const span = h("span", { class: cls, role: "listitem", "aria-label": spokenName(p.tile, getLang()) + (p.side === "lead" ? ` (${t("lead")})` : ""), "data-tile": p.tile },
-      tileSVG(first, first === a ? b : a, { vertical: dbl }));
-    return span;
+    return h("span", { class: cls, role: "listitem", "aria-label": spokenName(p.tile, getLang()) + (p.side === "lead" ? ` (${t("lead")})` : ""), "data-tile": p.tile, "data-halves": `${first}${second}` });
   });
   const endsLine = ends
     ? h("div", { class: "ends-line", "aria-live": "polite" }, h("span", { class: "ends-label" }, t("ends")), endBadge("left"), h("span", { class: "ends-dot" }, "·"), endBadge("right"))
@@ -716,7 +717,47 @@ function chainView(m) {
   return h("section", { class: "board", "aria-label": t("board") },
     endsLine,
     pick,
-    h("div", { class: "chain", role: "list", "aria-label": t("chain") }, tiles));
+    h("div", { class: "chain", role: "list", "aria-label": t("chain") }, h("span", { class: "chain-unit", "aria-hidden": "true" }), tiles));
+}
+
+// The chain bends like a line of dominoes on a table (snake.js): rows computed from the width of
+// the board and the size of a half, laid out again whenever that width changes.
+const chainLayout = { el: null, width: -1, observer: null };
+
+function layoutChain() {
+  const chain = document.querySelector(".chain");
+  if (!chain) return;
+  const width = chain.clientWidth;
+  if (chain === chainLayout.el && width === chainLayout.width) return;
+  if (chain !== chainLayout.el && typeof ResizeObserver === "function") {
+    // In the next frame, not inside the observer: the new height would be a change it cannot
+    // deliver in this one ("ResizeObserver loop completed with undelivered notifications").
+    if (!chainLayout.observer) chainLayout.observer = new ResizeObserver(() => requestAnimationFrame(layoutChain));
+    chainLayout.observer.disconnect();
+    chainLayout.observer.observe(chain);
+  }
+  chainLayout.el = chain;
+  chainLayout.width = width;
+  const tiles = [...chain.querySelectorAll(".chain-tile")];
+  const u = chain.querySelector(".chain-unit").getBoundingClientRect().width || 22;
+  const [gap, rowGap] = u < 28 ? [2, 3] : [3, 4];
+  const halves = tiles.map((el) => parseTile(el.dataset.halves));
+  const lay = snakeLayout(halves.map(([x, y]) => x === y), width, u, { gap, rowGap });
+  lay.items.forEach((b, i) => {
+    const el = tiles[i];
+    const [first, second] = halves[i];
+    const upright = b.dir === 0 || first === second;
+    // Touching halves match: a right-to-left row shows each tile's second half on the left; the
+    // tile at a bend shows its first half on top, level with the row it ends.
+    const svg = b.dir < 0 && !upright ? tileSVG(second, first) : tileSVG(first, second, { vertical: upright });
+    el.replaceChildren(svg);
+    el.dataset.row = String(b.row);
+    el.dataset.dir = String(b.dir);
+    el.classList.toggle("bend", b.dir === 0);
+    Object.assign(el.style, { left: `${b.x}px`, top: `${b.y}px`, width: `${b.w}px`, height: `${b.h}px` });
+  });
+  chain.style.height = `${Math.ceil(lay.height)}px`;
+  chain.dataset.rows = String(lay.rows);
 }
 
 function seatBadge(m, seat, rel) {
@@ -1013,6 +1054,7 @@ function renderTable() {
     (m.gameWinner !== null && m.gameWinner !== undefined && !m.showResult && m.panel === null && m.result) ? h("section", { class: "panel" }, gameOverBlock(m)) : null));
   if (m.showResult && m.result) kids.push(resultPanel(m));
   app.root.replaceChildren(...kids);
+  layoutChain();
   renderStatus();
   if (focusKey) {
     const again = document.getElementById(focusKey) || document.querySelector(`[data-tile="${focusKey}"].tile`);
@@ -1050,6 +1092,7 @@ export function start() {
   app.root = document.getElementById("app");
   document.documentElement.lang = getLang();
   window.addEventListener("popstate", route);
+  window.addEventListener("resize", () => layoutChain());
   setInterval(tickClocks, 250);
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && app.m) {
