@@ -26,13 +26,9 @@ import httpx
 import msgspec
 import websockets
 
-CLIENT_TAG = b"tranque-client|"
+from tranque.fair.recipe import client_commit
+
 _decode = msgspec.json.Decoder().decode
-
-
-def client_commit(seed: bytes) -> str:
-    """SHA-256("tranque-client|" || seed), hex: what a client commits to before a hand."""
-    return hashlib.sha256(CLIENT_TAG + seed).hexdigest()
 
 
 async def new_guest(base: str, nickname: str | None = None) -> dict[str, Any]:

@@ -46,6 +46,13 @@ def _heuristic_hand(n: int, rng: random.Random, moves: int) -> HandState:
     return hand
 
 
+def _kernel_view(hand: HandState) -> tuple[int, np.ndarray, np.ndarray]:
+    """The seat to play, and its view as the kernels take it (state and move codes)."""
+    me = hand.turn
+    S, codes = view_state(seat_view(GameState.for_hand(hand), me))
+    return me, S, codes
+
+
 def test_posterior_worlds_respect_everything_public() -> None:
     rng = random.Random(5)
     checked = 0
@@ -57,9 +64,7 @@ def test_posterior_worlds_respect_everything_public() -> None:
             hand = hand.apply(rng.choice(hand.legal_actions()))
         if hand.is_over:
             continue
-        game = GameState.for_hand(hand)
-        me = hand.turn
-        S, codes = view_state(seat_view(game, me))
+        me, S, codes = _kernel_view(hand)
         worlds = np.zeros((24, 4), np.int64)
         made = K.mcmc_worlds(
             S, me, codes, len(codes), 10, HEURISTIC_WEIGHTS, 0.02, 3, 50, 10, 8, n, worlds
@@ -94,9 +99,7 @@ def test_posterior_finds_where_heuristic_players_hold_their_tiles() -> None:
         hand = _heuristic_hand(n, rng, 16)
         if hand.is_over:
             continue
-        g = GameState.for_hand(hand)
-        me = hand.turn
-        S, codes = view_state(seat_view(g, me))
+        me, S, codes = _kernel_view(hand)
         prior = np.zeros((200, 4), np.int64)
         r = np.zeros(1, np.uint64)
         K.rng_seed(r, n, 5)
@@ -124,9 +127,7 @@ def test_a_consistent_world_explains_every_play() -> None:
         hand = _heuristic_hand(n, rng, 14)
         if hand.is_over:
             continue
-        g = GameState.for_hand(hand)
-        me = hand.turn
-        S, codes = view_state(seat_view(g, me))
+        me, S, codes = _kernel_view(hand)
         m = len(codes) + 1
         snaps = np.zeros((m, K.S_SIZE), np.int64)
         seats = np.zeros(m, np.int64)

@@ -10,7 +10,7 @@ from tranque.rules.dealing import deal_next, random_deal
 from tranque.rules.errors import IllegalMoveError, InvalidDealError, WrongPhaseError
 from tranque.rules.game import GameState, LeadChoice, MatchState, Phase, Setup, resolve_lead
 from tranque.rules.hand import Action, Deal
-from tranque.rules.tiles import DOUBLES_MASK, Tile
+from tranque.rules.tiles import DOUBLES_MASK, Tile, tiles_of
 from tranque.rules.variants import BARRIO, HAVANA, MIAMI, ORIENTE, Rules
 
 SALGO, SAL_TU = LeadChoice.SALGO, LeadChoice.SAL_TU
@@ -81,7 +81,7 @@ def test_holder_of_the_highest_double_leads_in_oriente_and_barrio() -> None:
             assert game.phase is Phase.PLAY and game.hand is not None
             deal = game.hand.deal
             top = max(
-                (t for s in range(4) for t in _tiles(deal.hands[s]) if t.is_double),
+                (t for s in range(4) for t in tiles_of(deal.hands[s]) if t.is_double),
                 key=lambda t: t.pips,
             )
             assert deal.hands[game.hand.leader] & top.bit
@@ -179,12 +179,6 @@ def test_match_best_of_three_counts_a_pollona_twice() -> None:
 
 
 # -- helpers ----------------------------------------------------------------------------------
-
-
-def _tiles(mask: int) -> list[Tile]:
-    from tranque.rules.tiles import tiles_of
-
-    return tiles_of(mask)
 
 
 def _deal_without_redeal(rng: random.Random) -> Deal:

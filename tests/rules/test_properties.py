@@ -12,7 +12,7 @@ from tranque.rules.dealing import deal_next
 from tranque.rules.game import GameState, LeadChoice, Phase
 from tranque.rules.hand import PASS, HandState
 from tranque.rules.record import game_record, hand_record, replay_game, replay_hand
-from tranque.rules.tiles import NUMBER_MASK, pips_of
+from tranque.rules.tiles import NUMBER_MASK, pips_of, tiles_of
 from tranque.rules.variants import PRESETS
 from tranque.rules.views import public_view, seat_view
 
@@ -55,7 +55,7 @@ def check_views(game: GameState) -> None:
         assert {a.tile for _, a in public.moves if a.tile is not None} == played
         if seat is not None:
             view = seat_view(game, seat)
-            assert set(view.tiles) == set(_tiles(hand.hands[seat]))
+            assert set(view.tiles) == set(tiles_of(hand.hands[seat]))
             assert {a.tile for a in view.legal if a.tile is not None} <= set(view.tiles)
             data = view.to_json()
             assert set(data) - set(public.to_json()) == {
@@ -107,12 +107,6 @@ def check_step(before: HandState, game: GameState) -> None:
             assert out.points in (base, base * rules.capicua_multiplier)
         else:
             assert out.points == 0
-
-
-def _tiles(mask: int):  # type: ignore[no-untyped-def]
-    from tranque.rules.tiles import tiles_of
-
-    return tiles_of(mask)
 
 
 @settings(max_examples=40, deadline=None)
