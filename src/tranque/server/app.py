@@ -28,7 +28,8 @@ from tranque.rules.errors import RulesError
 from tranque.rules.variants import Rules
 from tranque.server.identity import Identity
 from tranque.server.protocol import Hello, Ping, ProtocolError, Sync, _peek_id, parse
-from tranque.table.owner import Lobby, TableOwner, frame
+from tranque.table.lobby import Lobby
+from tranque.table.owner import TableOwner, frame
 from tranque.table.ports import Entry, TableStore, WallClock
 from tranque.table.service import TableService, TableSettings, fixed_seeds, secure_seeds
 
