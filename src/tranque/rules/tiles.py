@@ -14,6 +14,7 @@ Tile(high=9, low=4)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -173,8 +174,15 @@ def pips_of(mask: int) -> int:
 
 def format_tiles(mask_or_tiles: int | Iterable[Tile]) -> str:
     """``"99 94 00"``: space separated, reverse canonical order for a mask (record notation)."""
-    tiles = tiles_of(mask_or_tiles) if isinstance(mask_or_tiles, int) else mask_or_tiles
-    return " ".join(str(t) for t in tiles)
+    if isinstance(mask_or_tiles, int):
+        return _format_mask(mask_or_tiles)
+    return " ".join(str(t) for t in mask_or_tiles)
+
+
+@functools.lru_cache(maxsize=8192)
+def _format_mask(mask: int) -> str:
+    # A server sends every seat its hand with every event: the same few masks, again and again.
+    return " ".join(str(t) for t in tiles_of(mask))
 
 
 def parse_tiles(text: str) -> list[Tile]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 import socket
 from dataclasses import replace
 from typing import Any
@@ -135,6 +136,7 @@ def run_serve(args: argparse.Namespace) -> int:
         app,
         log_level=args.log_level,
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=not os.environ.get("TQ_NODEFLATE"),
         ws_ping_interval=20,
         ws_ping_timeout=20,
         lifespan="on",
@@ -144,6 +146,10 @@ def run_serve(args: argparse.Namespace) -> int:
     # Fewer, later collections: a full collection over many live tables is a latency spike.
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
+    import sys
+
+    if os.environ.get("TQ_SWITCH"):
+        sys.setswitchinterval(float(os.environ["TQ_SWITCH"]))
     host = f"[{args.host}]" if ":" in args.host else args.host
     address.append(f"http://{host}:{port}/")
     server.run(sockets=[sock])

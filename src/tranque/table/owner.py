@@ -175,7 +175,7 @@ class TableOwner:
         svc = self.service
         while True:
             batch: list[Entry] = []
-            projections: list[tuple[Entry, dict[str, Any], list[bytes]]] = []
+            projections: list[list[tuple[Subscriber, bytes]]] = []
             now = self.clock.now()
             while len(batch) < MAX_BATCH:
                 entry = svc.due(now)
@@ -188,7 +188,7 @@ class TableOwner:
                 return
             await self.store.append(self.table_id, batch)
             for p in projections:
-                self._fan_out(*p)
+                self._fan_out(p)
             await self._after()
 
     async def _commit(self, entries: list[Entry]) -> None:
@@ -199,7 +199,7 @@ class TableOwner:
             rendered.append(self._render(e))
         await self.store.append(self.table_id, entries)
         for r in rendered:
-            self._fan_out(*r)
+            self._fan_out(r)
         await self._after()
 
     async def _after(self) -> None:
@@ -212,27 +212,39 @@ class TableOwner:
 
     # -- sending ----
 
-    def _render(self, entry: Entry) -> tuple[Entry, dict[str, Any], list[bytes]]:
-        svc = self.service
-        public = svc.project(entry)
-        self.recent.append((entry.seq, frame(public)))
-        # One state per seat and one for everybody else, computed once for all recipients.
-        states = [
-            frame({"type": "event", "seq": entry.seq, "event": public, "state": svc.state_for(s)})
-            for s in range(4)
-        ]
-        states.append(
-            frame(
-                {"type": "event", "seq": entry.seq, "event": public, "state": svc.state_for(None)}
-            )
-        )
-        return entry, public, states
+    def _render(self, entry: Entry) -> list[tuple[Subscriber, bytes]]:
+        """Each recipient's frame for an entry just applied, encoded once per seat watched.
 
-    def _fan_out(self, entry: Entry, public: dict[str, Any], frames: list[bytes]) -> None:
+        The public event and the state every recipient shares are encoded once; each seat's own
+        part is encoded on its own and joined to them, giving the bytes that encoding the whole
+        ``{"type": "event", "seq", "event", "state"}`` object would. Only seats that someone is
+        connected to are rendered (and the watchers' frame only if somebody watches). Who gets
+        what is fixed here, with the state it was rendered from.
+        """
         svc = self.service
+        public = frame(svc.project(entry))
+        self.recent.append((entry.seq, public))
+        shared = frame(svc.public_state())
+        head = b'{"type":"event","seq":%d,"event":%b,"state":' % (entry.seq, public)
+        by_seat: dict[int | None, bytes] = {}
+        out: list[tuple[Subscriber, bytes]] = []
         for sub in self.subscribers:
             seat = None if sub.watcher else svc.seat_of(sub.guest)
-            sub.push(frames[4] if seat is None else frames[seat])
+            data = by_seat.get(seat)
+            if data is None:
+                if seat is None:
+                    data = head + shared + b"}"
+                else:
+                    own = frame(svc.seat_state(seat))
+                    data = head + shared[:-1] + b"," + own[1:] + b"}"
+                by_seat[seat] = data
+            out.append((sub, data))
+        return out
+
+    @staticmethod
+    def _fan_out(frames: list[tuple[Subscriber, bytes]]) -> None:
+        for sub, data in frames:
+            sub.push(data)
 
     def _sync_frame(self, sub: Subscriber, last_seq: int | None) -> bytes:
         svc = self.service

@@ -172,6 +172,7 @@ class TableService:
         self.replies: dict[tuple[str, str], dict[str, Any]] = {}
         self.last_ts = 0.0
         self.record: dict[str, Any] | None = None  # set once the match (the game) is over
+        self._checked: tuple[int, int, str, GameState] | None = None  # see _cmd_play
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -260,6 +261,13 @@ class TableService:
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """The small state every event carries: the public position, and the seat's own part."""
+        out = self.public_state()
+        if seat is not None:
+            out.update(self.seat_state(seat))
+        return out
+
+    def public_state(self) -> dict[str, Any]:
+        """The part of every recipient's state that is the same for all of them."""
         game = self.game
         hand = game.hand
         phase = game.phase
@@ -281,8 +289,16 @@ class TableService:
             out["counts"] = [n] * 4
         if phase is Phase.PLAY and hand is not None and not hand.is_over:
             out["deadline"] = self.actor_deadline(hand.turn)
-        if seat is None:
-            return out
+        return out
+
+    def seat_state(self, seat: int) -> dict[str, Any]:
+        """The seat's own part of its state: its tiles and what it may decide now.
+
+        Its keys never meet ``public_state``'s, so the two encode apart and join as one object.
+        """
+        game = self.game
+        hand = game.hand
+        phase = game.phase
         if hand is not None and phase is Phase.PLAY:
             mine = hand.hands[seat]
         elif game.pending_deal is not None:
@@ -291,29 +307,31 @@ class TableService:
             mine = hand.hands[seat]
         else:
             mine = 0
-        out["seat"] = seat
-        out["tiles"] = format_tiles(mine)
         acting = not self.seats[seat].bot_plays
         legal: list[str] = []
         if acting and phase is Phase.PLAY and hand is not None and hand.turn == seat:
             actions = hand.legal_actions()
             if actions != [PASS]:  # passes are the server's to make
                 legal = [str(a) for a in actions]
-        out["legal"] = legal
-        out["redeal"] = acting and seat in game.redeal_eligible()
-        choosing = game.choosing_seats()
-        out["choosing"] = (
-            acting and choosing is not None and seat in choosing and seat not in self.choices
-        )
+        choosing = game.choosing_seats() if phase is Phase.CHOOSE else None
+        fair_due = None
         fair = self.fair
-        out["fair"] = None
         if fair is not None and fair.stage != "dealt" and fair.kinds[seat] is SeatKind.PERSON:
             if fair.stage == "commit" and fair.commits[seat] is None:
-                out["fair"] = {"hand": fair.hand, "do": "commit"}
+                fair_due = {"hand": fair.hand, "do": "commit"}
             elif fair.stage == "reveal" and fair.commits[seat] and fair.seeds[seat] is None:
-                out["fair"] = {"hand": fair.hand, "do": "reveal"}
-        out["my_deadline"] = self.actor_deadline(seat)
-        return out
+                fair_due = {"hand": fair.hand, "do": "reveal"}
+        return {
+            "seat": seat,
+            "tiles": format_tiles(mine),
+            "legal": legal,
+            "redeal": acting and phase is Phase.REDEAL and seat in game.redeal_eligible(),
+            "choosing": (
+                acting and choosing is not None and seat in choosing and seat not in self.choices
+            ),
+            "fair": fair_due,
+            "my_deadline": self.actor_deadline(seat),
+        }
 
     def full_view(self, seat: int | None) -> dict[str, Any]:
         """Everything a recipient may know now (a resync)."""
@@ -504,10 +522,13 @@ class TableService:
             if len({a.end for a in fits}) == 1 or (fits and hand.ends[0] == hand.ends[1]):
                 action = fits[0]
         try:
-            game.play(action, s)
+            after = game.play(action, s)
         except RulesError as exc:
             raise TableError(exc.code, str(exc)) from None
-        return "played", {"seat": s, "move": str(action), "by": "person"}
+        move = str(action)
+        # The checked play is the state ``apply`` would compute again: keep it for that entry.
+        self._checked = (self.seq, s, move, after)
+        return "played", {"seat": s, "move": move, "by": "person"}
 
     # -- what the table does by itself -----------------------------------------------------------
 
@@ -700,7 +721,12 @@ class TableService:
     def _on_played(self, d: dict[str, Any], ts: float) -> None:
         before = self.game.hand
         assert before is not None
-        self.game = self.game.play(Action.parse(d["move"]), d["seat"])
+        checked = self._checked
+        if checked is not None and checked[:3] == (self.seq, d["seat"], d["move"]):
+            self.game = checked[3]
+        else:
+            self.game = self.game.play(Action.parse(d["move"]), d["seat"])
+        self._checked = None
         self._took_decision(d["seat"])
         hand_ended = self.game.phase is not Phase.PLAY
         if hand_ended and self.fair is not None:
