@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
-import os
 import socket
 from dataclasses import replace
 from typing import Any
@@ -37,6 +36,11 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--redeal-window", type=float, default=15.0, metavar="S")
     serve.add_argument("--bot", default="heuristic", help="bot for empty seats and clocks")
     serve.add_argument("--rate", type=float, default=20.0, help="messages/s per connection")
+    serve.add_argument(
+        "--ws-compression",
+        action="store_true",
+        help="compress WebSocket frames (permessage-deflate): fewer bytes, more CPU per frame",
+    )
     serve.add_argument(
         "--test-seed",
         metavar="HEX",
@@ -136,7 +140,8 @@ def run_serve(args: argparse.Namespace) -> int:
         app,
         log_level=args.log_level,
         ws_max_size=64 * 1024,
-        ws_per_message_deflate=not os.environ.get("TQ_NODEFLATE"),
+        # Compressing each recipient's frame was the largest single cost of a move (docs/server.md).
+        ws_per_message_deflate=args.ws_compression,
         ws_ping_interval=20,
         ws_ping_timeout=20,
         lifespan="on",
@@ -146,10 +151,6 @@ def run_serve(args: argparse.Namespace) -> int:
     # Fewer, later collections: a full collection over many live tables is a latency spike.
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
-    import sys
-
-    if os.environ.get("TQ_SWITCH"):
-        sys.setswitchinterval(float(os.environ["TQ_SWITCH"]))
     host = f"[{args.host}]" if ":" in args.host else args.host
     address.append(f"http://{host}:{port}/")
     server.run(sockets=[sock])
