@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -24,17 +26,160 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 
 from tranque.commands import CommandError
+from tranque.fair.recipe import client_commit
 
 
-class TableRun:
-    def __init__(self, tid: str, rate: float) -> None:
-        self.tid = tid
+class _Duty(msgspec.Struct):
+    hand: int
+    do: str
+
+
+class _State(msgspec.Struct):
+    """The fields of a recipient's state that a bench player reads (the rest is skipped)."""
+
+    phase: str = ""
+    hand: int | None = None
+    legal: list[str] = []
+    choosing: bool = False
+    redeal: bool = False
+    fair: _Duty | None = None
+    match: dict[str, Any] | None = None
+
+
+class _Event(msgspec.Struct):
+    type: str
+    hand: int | None = None
+    n: int | None = None
+
+
+class _Frame(msgspec.Struct):
+    type: str
+    seq: int = 0
+    event: _Event | None = None
+    state: _State | None = None
+    code: str | None = None
+
+
+_decode_frame = msgspec.json.Decoder(_Frame).decode
+_encode = msgspec.json.Encoder().encode
+
+
+class _TableRun:
+    """One table's four players: when each move was sent, and who has seen it."""
+
+    def __init__(self, rate: float, stats: dict[str, Any]) -> None:
         self.rate = rate
+        self.stats = stats
         self.sent: dict[tuple[int, int], float] = {}  # (hand, move index) -> send time
-        self.got: dict[tuple[int, int], list[float]] = {}
+        self.seen: dict[tuple[int, int], int] = {}
         self.next_at = 0.0
+        self.done = asyncio.Event()
+
+    def saw_move(self, key: tuple[int, int], now: float) -> None:
+        n = self.seen.get(key, 0) + 1
+        if n < 4:
+            self.seen[key] = n
+            return
+        del self.seen[key]
+        stats = self.stats
+        stats["moves"] += 1
+        sent = self.sent.pop(key, None)
+        if sent is not None and stats["measuring"]:
+            stats["latency"].append(now - sent)
+
+
+class _Player:
+    """A lean bench client: one socket, typed decoding of the few fields it needs.
+
+    It takes the fairness duties (commit, then reveal, a fresh seed per hand), plays a random
+    legal move the moment its turn comes (or on the table's schedule at a fixed rate), and never
+    keeps frames: the load generator shares the machine with the server it measures.
+    """
+
+    def __init__(self, ws: Any, run: _TableRun, seed: int) -> None:
+        self.ws = ws
+        self.run = run
+        self.rng = random.Random(seed)
+        self.seq = 0
+        self.moves_seen = 0  # played events since the deal: the index the next play gets
+        self.acted: tuple[int, int] | None = None
+        self.seeds: dict[int, bytes] = {}
+        self.ids = 0
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        self.ids += 1
+        msg["id"] = str(self.ids)
+        task = asyncio.ensure_future(self.ws.send(_encode(msg).decode()))
+        task.add_done_callback(_ignore)
+
+    async def read(self) -> None:
+        run = self.run
+        async for text in self.ws:
+            now = time.perf_counter()
+            f = _decode_frame(text)
+            if f.type == "event" and f.event is not None:
+                self.seq = f.seq
+                ev = f.event
+                if ev.type == "played" and ev.hand is not None and ev.n is not None:
+                    run.saw_move((ev.hand, ev.n), now)
+                    self.moves_seen = ev.n + 1
+                elif ev.type == "dealt":
+                    self.moves_seen = 0
+            elif f.type == "sync":
+                self.seq = f.seq
+            elif f.type == "error" and f.code not in ("stale", "not_your_turn", "duplicate"):
+                run.stats["errors"] += 1
+            if f.state is not None:
+                self._decide(f.state)
+
+    def _decide(self, st: _State) -> None:
+        if st.phase == "over" and (st.match is None or st.match.get("over")):
+            self.run.done.set()
+            return
+        duty = st.fair
+        if duty is not None:
+            seed = self.seeds.setdefault(duty.hand, secrets.token_bytes(32))
+            key = (duty.hand, 0 if duty.do == "commit" else 1)
+            if self.acted != key:
+                self.acted = key
+                if duty.do == "commit":
+                    self._send({"type": "ready", "hand": duty.hand, "commit": client_commit(seed)})
+                else:
+                    self._send({"type": "reveal", "hand": duty.hand, "seed": seed.hex()})
+            return
+        version = (self.seq, 2)
+        if self.acted == version:
+            return
+        if st.legal:
+            self.acted = version
+            move = self.rng.choice(st.legal)
+            key = (st.hand or 0, self.moves_seen)
+            run = self.run
+            if run.rate > 0:
+                now = time.perf_counter()
+                at = max(now, run.next_at)
+                run.next_at = at + 1.0 / run.rate
+                asyncio.get_running_loop().call_later(at - now, self._play, key, move)
+            else:
+                self._play(key, move)
+        elif st.choosing:
+            self.acted = version
+            self._send({"type": "choose", "seq": self.seq, "choice": "salgo"})
+        elif st.redeal:
+            self.acted = version
+            self._send({"type": "redeal", "seq": self.seq, "ask": False})
+
+    def _play(self, key: tuple[int, int], move: str) -> None:
+        self.run.sent[key] = time.perf_counter()
+        self._send({"type": "play", "seq": self.seq, "move": move})
+
+
+def _ignore(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 async def _table(
@@ -45,7 +190,7 @@ async def _table(
     stop: asyncio.Event,
     ready: asyncio.Event,
 ) -> None:
-    from tranque.client import TableClient
+    import websockets
 
     guests = []
     for i in range(4):
@@ -57,86 +202,37 @@ async def _table(
         headers={"Authorization": f"Bearer {guests[0]['token']}"},
     )
     tid = r.json()["table"]
-    run = TableRun(tid, rate)
-    lat: list[float] = stats["latency"]
-
-    def on_frame(msg: dict[str, Any], now: float) -> None:
-        if msg.get("type") != "event":
-            return
-        ev = msg["event"]
-        if ev.get("type") != "played":
-            return
-        key = (ev["hand"], ev["n"])
-        got = run.got.setdefault(key, [])
-        got.append(now)
-        if len(got) == 4:
-            del run.got[key]
-            stats["moves"] += 1
-            sent = run.sent.pop(key, None)
-            if sent is not None and stats["measuring"]:
-                lat.append(now - sent)
-
-    clients = [
-        TableClient(base, g["token"], tid, keep_frames=False, on_frame=on_frame) for g in guests
-    ]
-    for s, c in enumerate(clients):
-        await c.connect()
+    run = _TableRun(rate, stats)
+    url = base.replace("http", "ws", 1) + "/ws"
+    sockets = []
+    for s, g in enumerate(guests):
+        ws = await websockets.connect(url, max_size=2**22, open_timeout=60, compression=None)
+        sockets.append(ws)
+        await ws.send(_encode({"type": "hello", "token": g["token"], "table": tid}).decode())
+        await ws.recv()  # the sync
         if s:
-            await c.do({"type": "sit", "seat": s})
+            await ws.send(_encode({"type": "sit", "id": "sit", "seat": s}).decode())
+            while _decode_frame(await ws.recv()).type != "ack":
+                pass
     stats["seated"] += 1
     await ready.wait()
     if rate > 0:  # tables start out of step, as they would in life
         await asyncio.sleep(random.random() / rate)
         run.next_at = time.perf_counter()
-
-    async def seat(c: TableClient, s: int) -> None:
-        rng = random.Random(s)
-        while not stop.is_set():
-            st = c.state
-            if st.get("phase") == "over":
-                return
-            if st.get("legal"):
-                if run.rate > 0:
-                    now = time.perf_counter()
-                    wait = run.next_at - now
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    run.next_at = max(now, run.next_at) + 1.0 / run.rate
-                move = rng.choice(st["legal"])
-                hand = st["hand"]
-                key = (hand, _move_index(c))
-                run.sent[key] = time.perf_counter()
-                reply = await c.play(move)
-                if reply["type"] == "error" and reply["code"] not in ("stale", "not_your_turn"):
-                    stats["errors"] += 1
-                continue
-            if st.get("choosing"):
-                await c.command({"type": "choose", "seq": c.seq, "choice": "salgo"})
-                continue
-            if st.get("redeal"):
-                await c.command({"type": "redeal", "seq": c.seq, "ask": False})
-                continue
-            c._changed.clear()
-            await c._changed.wait()  # the stop cancels this task
-
-    await asyncio.gather(*(seat(c, s) for s, c in enumerate(clients)))
-    for c in clients:
-        await c.close()
+    players = [_Player(ws, run, s) for s, ws in enumerate(sockets)]
+    readers = [asyncio.create_task(p.read()) for p in players]
+    for p in players:  # the state each was sent while the others sat
+        await p.ws.send(_encode({"type": "sync", "last_seq": None}).decode())
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait(
+        [stopping, asyncio.create_task(run.done.wait())], return_when="FIRST_COMPLETED"
+    )
+    for t in [*readers, stopping]:
+        t.cancel()
+    for ws in sockets:
+        with contextlib.suppress(Exception):
+            await ws.close()
     stats["games"] += 1
-
-
-def _move_index(c: Any) -> int:
-    """The index the next play will have in its hand: moves seen since the hand's deal."""
-    n = 0
-    for ev in reversed(c.events):
-        t = ev.get("type")
-        if t == "played":
-            if "hand_end" in ev:
-                break
-            n += 1
-        elif t == "dealt":
-            break
-    return n
 
 
 async def _load(
@@ -192,12 +288,22 @@ async def _load(
     }
 
 
+def _loop_factory() -> Any:
+    try:
+        import uvloop
+    except ModuleNotFoundError:  # uvicorn[standard] brings it; plain asyncio works too
+        return None
+    return uvloop.new_event_loop
+
+
 def _load_main() -> None:  # the client process
     import gc
 
     gc.set_threshold(50_000, 50, 1000)
     base, tables, rate, seconds, warmup = sys.argv[1:6]
-    out = asyncio.run(_load(base, int(tables), float(rate), float(seconds), float(warmup)))
+    # The clients share the machine with the server: the leaner loop leaves it more of the CPU.
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        out = runner.run(_load(base, int(tables), float(rate), float(seconds), float(warmup)))
     print(json.dumps({"result": out}), flush=True)
 
 
