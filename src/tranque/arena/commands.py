@@ -25,10 +25,14 @@ def register(subparsers: Any) -> None:
         help="play two bots against each other on duplicate deals",
         description=(
             "Play BOT_A against BOT_B on duplicate deals: every deal (or game) is played twice, "
-            "the pairs swapping seats, so the luck of the deal cancels. Reports 95%% intervals."
+            "the pairs swapping seats, so the luck of the deal cancels. Reports 95% intervals."
         ),
     )
-    parser.add_argument("bot_a", metavar="BOT_A", help="bot name (see --list)")
+    parser.add_argument(
+        "bot_a",
+        metavar="BOT_A",
+        help="bot name: random, heuristic, strong, ... (an unknown name lists them)",
+    )
     parser.add_argument("bot_b", metavar="BOT_B", help="bot name")
     parser.add_argument(
         "--deals",

@@ -9,9 +9,7 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Callable
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from tranque.bots import make_bot
 from tranque.commands import CommandError
@@ -21,6 +19,9 @@ from tranque.rules.game import GameState, LeadChoice, Phase
 from tranque.rules.hand import Action
 from tranque.rules.variants import PRESETS, Rules
 from tranque.rules.views import PlacedTile, SeatView, seat_view
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 YOU = 0
 NAMES = ("You", "Right", "Partner", "Left")
@@ -37,6 +38,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rich.console import Console  # the 'bots' extra, like the bots it seats
+
     try:
         rules = Rules.from_json(args.rules)
     except UnknownOptionError as exc:

@@ -174,7 +174,7 @@ class GameState:
         elif draw is not None and setup.draw is None:
             raise InvalidDealError("a tile draw is only for the first hand under draw rules")
         if self.needs_coin():
-            if coin not in (0, 1):
+            if isinstance(coin, bool) or coin not in (0, 1):
                 raise InvalidDealError("the first hand needs the coin: 0 (pair A) or 1 (pair B)")
             setup = replace(setup, coin=coin, leading_pair=coin, priority=None)
         elif coin is not None and setup.coin is None:
