@@ -13,7 +13,7 @@ from typing import Any
 
 from tranque.arena.runner import ArenaConfig, run_arena
 from tranque.arena.stats import summarize
-from tranque.bots.base import bot_names
+from tranque.bots.base import make_bot
 from tranque.commands import CommandError
 from tranque.rules.errors import RulesError
 from tranque.rules.variants import PRESETS, Rules
@@ -64,10 +64,11 @@ def register(subparsers: Any) -> None:
 
 
 def _config(args: argparse.Namespace) -> ArenaConfig:
-    names = bot_names()
     for name in (args.bot_a, args.bot_b):
-        if name not in names:
-            raise CommandError(f"unknown bot {name!r}; known: {', '.join(names)}")
+        try:
+            make_bot(name)  # cheap; names the known bots (and the missing extra) when unknown
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
     if args.deals < 1:
         raise CommandError(f"--deals must be at least 1, not {args.deals}")
     workers = os.cpu_count() or 1 if args.workers is None else args.workers
