@@ -7,6 +7,15 @@ may combine options freely: ``replace(HAVANA, capicua_multiplier=2)`` is a valid
 (100, 2, 7)
 >>> Rules.from_json("havana") is HAVANA
 True
+
+A preset shows as its name; any other ``Rules`` lists only what differs from Havana's:
+
+>>> HAVANA, MIAMI
+(HAVANA, MIAMI)
+>>> dataclasses.replace(HAVANA, capicua_multiplier=2, tied_block=TiedBlock.LEADING_PAIR_WINS)
+Rules(capicua_multiplier=2, tied_block=TiedBlock.LEADING_PAIR_WINS)
+>>> Rules(target=150, games_to_win_match=2, first_leader=FirstLeader.COIN, first_pass_points=2)
+MIAMI
 """
 
 from __future__ import annotations
@@ -75,6 +84,18 @@ class Rules:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise UnknownOptionError(f"{name} must be a non-negative integer, not {value!r}")
+
+    def __repr__(self) -> str:
+        name = self.name
+        if name != "custom":
+            return name.upper()
+        changed = []
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if value != field.default:
+                shown = f"{type(value).__name__}.{value.name}" if isinstance(value, Enum) else value
+                changed.append(f"{field.name}={shown}")
+        return f"Rules({', '.join(changed)})"
 
     @property
     def tile_set(self) -> TileSet:
