@@ -118,3 +118,22 @@ def test_the_extras_are_declared_and_the_core_has_no_dependency() -> None:
     for module, extra in EXTRA_OF.items():
         if module != "llvmlite":  # numba's own dependency
             assert module in names, f"{module} ({extra}) is in no extra"
+
+
+def test_nothing_in_the_repository_points_outside_it() -> None:
+    """A clone has the rules (docs/rules.md): no file sends the reader to ``../shared/``."""
+    offenders = []
+    files = [ROOT / "README.md", ROOT / "Makefile", ROOT / "pyproject.toml"]
+    for folder in ("src", "tests", "docs"):
+        files += (ROOT / folder).rglob("*.*")
+    for path in files:
+        if path.suffix not in (".md", ".py", ".toml", ".js", ".html", "") or path == THIS:
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if any(ref in text for ref in ("../shared", "RULES-NOTES", "ARCHITECTURE.md")):
+            offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
+    assert "docs/rules.md" in (ROOT / "README.md").read_text()
+
+
+THIS = Path(__file__).resolve()

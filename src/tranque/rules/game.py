@@ -314,7 +314,7 @@ class GameState:
 def resolve_lead(
     seats: tuple[int, int], choices: tuple[LeadChoice | None, LeadChoice | None], priority: int
 ) -> int:
-    """Who leads, from the pair's secret choices (RULES-NOTES, 'Who leads')."""
+    """Who leads, from the pair's secret choices (docs/rules.md, section 4)."""
     first, second = choices
     if first is None and second is not None:
         first = LeadChoice.SAL_TU

@@ -1,6 +1,7 @@
 """Rules: every option of the rule book as a field of one frozen value, and the four presets.
 
-The presets follow the variants table of the rule book (section 10) as RULES-NOTES reads it. A table
+The presets are the variants table of docs/rules.md (section 9), which also says which option
+settles each point where the traditional rule book is silent (section 11). A table
 may combine options freely: ``replace(HAVANA, capicua_multiplier=2)`` is a valid ``Rules``.
 
 >>> HAVANA.target, MIAMI.games_to_win_match, ORIENTE.tiles_each
