@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+import tranque
+
 from tests.fair.fair_games import play_fair_game
 from tranque.commands import EXTRA_OF
 from tranque.rules.variants import HAVANA
@@ -83,6 +85,20 @@ def test_help_version_replay_deal_verify_run_on_the_core(tmp_path: Path) -> None
     assert deal.returncode == 0 and "sleepers" in deal.stdout, deal.stderr
 
 
+def test_python_dash_m_tranque_and_the_version() -> None:
+    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run(
+        [sys.executable, "-m", "tranque", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"tranque {tranque.__version__}"
+    assert tranque.__version__ != "0+unknown"  # the shared venv has the package installed
+
+
 @pytest.mark.parametrize(
     ("args", "extra"),
     [
@@ -90,6 +106,7 @@ def test_help_version_replay_deal_verify_run_on_the_core(tmp_path: Path) -> None
         (["play"], "bots"),
         (["arena", "heuristic", "random", "--deals", "1"], "bots"),
         (["bench", "server", "--seconds", "1"], None),
+        (["arena", "random", "random", "--deals", "1", "--plot", "never-written.png"], "plot"),
     ],
 )
 def test_a_command_without_its_extra_says_which_in_one_line(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import os
@@ -14,7 +15,7 @@ from typing import Any
 from tranque.arena.runner import ArenaConfig, run_arena
 from tranque.arena.stats import summarize
 from tranque.bots.base import make_bot
-from tranque.commands import CommandError
+from tranque.commands import CommandError, MissingExtraError
 from tranque.rules.errors import RulesError
 from tranque.rules.variants import PRESETS, Rules
 
@@ -82,6 +83,8 @@ def _config(args: argparse.Namespace) -> ArenaConfig:
         suffix = Path(args.plot).suffix.lower()
         if suffix not in (".png", ".svg"):
             raise CommandError(f"--plot writes .png or .svg files, not {args.plot!r}")
+        if importlib.util.find_spec("matplotlib") is None:  # say so before an hour of play
+            raise MissingExtraError("arena --plot", "plot", "matplotlib")
         parent = Path(args.plot).parent
         if not parent.is_dir():
             raise CommandError(f"--plot: no such directory: {str(parent)!r}")
