@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 import tranque
-
 from tests.fair.fair_games import play_fair_game
 from tranque.commands import EXTRA_OF
 from tranque.rules.variants import HAVANA
