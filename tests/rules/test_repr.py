@@ -49,3 +49,9 @@ def test_other_rules_list_only_what_differs_from_havana() -> None:
     assert repr(rules) == "Rules(target=200, tied_block=TiedBlock.LEADING_PAIR_WINS)"
     assert eval(repr(rules), NAMESPACE) == rules
     assert repr(Rules(max_pip=6, tiles_each=7)) == "Rules(max_pip=6, tiles_each=7)"
+
+
+def test_a_preset_inside_options_is_a_name() -> None:
+    assert Rules.from_json({"preset": "miami", "target": 200}).target == 200
+    with pytest.raises(R.UnknownOptionError, match="preset name"):
+        Rules.from_json({"preset": {"preset": "havana"}})

@@ -141,7 +141,10 @@ class Rules:
         if not isinstance(data, dict):
             raise UnknownOptionError(f"rules must be a preset name or an object, not {data!r}")
         options = dict(data)
-        base = Rules.from_json(options.pop("preset", "havana"))
+        preset = options.pop("preset", "havana")
+        if not isinstance(preset, str):
+            raise UnknownOptionError(f"'preset' must be a preset name, not {preset!r}"[:120])
+        base = Rules.from_json(preset)
         fields = {f.name: f for f in dataclasses.fields(Rules)}
         changes: dict[str, Any] = {}
         for key, value in options.items():
