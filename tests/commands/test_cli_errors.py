@@ -263,10 +263,8 @@ def _one_game_match() -> tuple[Any, None]:
 RECORDS = _records()
 
 
-@pytest.mark.slow
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_fuzzed_records_never_get_a_traceback(data: st.DataObject) -> None:
+def fuzz_once(data: st.DataObject) -> None:
+    """Mutate a real record 1-3 times, then replay and verify it: exit 0, 1 or 2, no traceback."""
     # Game and match records have the most structure (setup, draws, redeals): drawn half the time.
     record = data.draw(st.sampled_from(RECORDS[-3:]) | st.sampled_from(RECORDS), label="record")
     for _ in range(data.draw(st.integers(1, 3), label="mutations")):
@@ -284,3 +282,16 @@ def test_fuzzed_records_never_get_a_traceback(data: st.DataObject) -> None:
             assert "Traceback" not in err
             if code == 2:
                 assert len(err.strip().splitlines()) == 1, (command, err)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_fuzzed_records_never_get_a_traceback(data: st.DataObject) -> None:
+    fuzz_once(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_many_fuzzed_records_never_get_a_traceback(data: st.DataObject) -> None:
+    fuzz_once(data)
