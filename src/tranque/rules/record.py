@@ -244,7 +244,9 @@ def _choice(value: object, where: str) -> LeadChoice | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise InvalidRecordError(f"{where}: a choice is 'salgo', 'sal_tu' or null, not {value!r}")
+        raise InvalidRecordError(
+            f"{where}: a choice is 'salgo', 'sal_tu' or null, not {_short(value)}"
+        )
     try:
         return LeadChoice(value)
     except ValueError:
