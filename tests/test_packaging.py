@@ -8,6 +8,7 @@ an import hook that refuses every package of an extra even if it were found some
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -153,3 +154,28 @@ def test_nothing_in_the_repository_points_outside_it() -> None:
 
 
 THIS = Path(__file__).resolve()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+def test_make_run_installs_the_server_extra_and_make_test_the_dev_one(tmp_path: Path) -> None:
+    """Dry runs (``make -n``) in a copy: separate stamps, so `make test` after `make run` still
+    installs the developer toolchain."""
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+
+    def dry(target: str) -> str:
+        result = subprocess.run(
+            ["make", "-n", target], cwd=tmp_path, capture_output=True, text=True, timeout=30
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    run = dry("run")
+    assert "-e '.[server]'" in run and ".[dev]" not in run
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv" / "bin" / "python").touch()
+    (tmp_path / ".venv" / ".installed-server").touch()
+    assert "pip install" not in dry("run")
+    assert "-e '.[dev]'" in dry("test-fast")
+    (tmp_path / ".venv" / ".installed-dev").touch()
+    assert "pip install" not in dry("test-fast") and "pip install" not in dry("run")
