@@ -2,30 +2,39 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Two stamps: `make run` needs only the server extra, `make test` the developer toolchain too.
+SERVER_STAMP := $(VENV)/.installed-server
+DEV_STAMP := $(VENV)/.installed-dev
 CHROMIUM ?= /usr/bin/chromium
 
 .PHONY: run play test test-fast lint typecheck browser bench clean
 
-$(STAMP): pyproject.toml
-	test -d $(VENV) || $(PY) -m venv $(VENV)
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+
+$(SERVER_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[server]'
+	touch $(SERVER_STAMP)
+
+# dev includes every extra, so it also satisfies `make run`.
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(DEV_STAMP) $(SERVER_STAMP)
 
 # The product: the table server at http://127.0.0.1:8000/ on a local SQLite file.
-run: $(STAMP)
+run: $(SERVER_STAMP)
 	$(BIN)/tranque serve
 
-# A game in the terminal against three bots.
-play: $(STAMP)
+# A game in the terminal against three bots (the server extra carries the bots).
+play: $(SERVER_STAMP)
 	$(BIN)/tranque play --bots heuristic
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
 # The browser tests drive Debian's Chromium; a browser download cannot work on these machines.
@@ -40,10 +49,10 @@ browser:
 test: lint typecheck browser
 	$(BIN)/pytest
 
-test-fast: $(STAMP)
+test-fast: $(DEV_STAMP)
 	$(BIN)/pytest -m "not slow" -x -q
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/tranque bench engine
 
 clean:

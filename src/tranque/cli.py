@@ -2,6 +2,8 @@
 
 Each room of the house that has a command exposes ``register(subparsers)``; this module only wires
 them together and turns the typed errors of bad input into a one-line message and exit code 2.
+Registering a command imports no third-party package, so ``tranque --help`` runs on the bare core;
+a command that needs an extra which is not installed says which one, also in one line, exit 2.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from tranque.commands import CommandError
+import tranque
+from tranque.commands import EXTRA_OF, CommandError, MissingExtraError
 from tranque.rules.errors import RulesError
 
 # Modules that add subcommands. Each defines register(subparsers) -> None and sets
-# ``func`` on its parsers; a missing optional room is skipped so that the core stands alone.
+# ``func`` on its parsers, importing its third-party packages only inside ``func``.
 _COMMAND_MODULES = (
     "tranque.commands.play",
     "tranque.commands.replay",
@@ -25,21 +28,27 @@ _COMMAND_MODULES = (
     "tranque.server.commands",
 )
 
+# A command that needs a whole extra, whichever of its packages is found missing first.
+_COMMAND_EXTRA = {"serve": "server"}
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tranque", description="Cuban dominoes (double-nine, Havana rules)."
     )
+    parser.add_argument("--version", action="version", version=f"tranque {tranque.__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and name.startswith(exc.name):
-                continue
-            raise
-        module.register(subparsers)
+        importlib.import_module(name).register(subparsers)
     return parser
+
+
+def missing_extra(command: str, exc: ModuleNotFoundError) -> MissingExtraError | None:
+    """The one-line error for a third-party import that failed, or None if it is not ours."""
+    top = (exc.name or "").partition(".")[0]
+    if top not in EXTRA_OF:
+        return None
+    return MissingExtraError(command, _COMMAND_EXTRA.get(command, EXTRA_OF[top]), top)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,6 +59,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         result = args.func(args)
+    except MissingExtraError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        missing = missing_extra(args.command, exc)
+        if missing is None:
+            raise
+        print(missing, file=sys.stderr)
+        return 2
     except (CommandError, RulesError, OSError) as exc:
         print(f"tranque {args.command}: error: {exc}", file=sys.stderr)
         return 2

@@ -1,4 +1,4 @@
-"""Build the golden hand records for the rule book's worked examples (section 11).
+"""Build the golden hand records for the rule book's worked examples (docs/rules.md, section 10).
 
 The rule book gives each example's end position (what each player still holds, the open ends, who
 went out) but not the hand that led there. This script finds a complete, legal Havana hand that ends

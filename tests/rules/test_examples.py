@@ -1,4 +1,4 @@
-"""The worked examples of section 11 of the rule book, as golden records replayed by the engine.
+"""The rule book's worked examples (docs/rules.md, section 10), as golden records replayed.
 
 The records under tests/golden/ were found by tests/golden/build.py: complete, legal Havana hands
 that end exactly in each example's position. The numbers asserted here are the rule book's.

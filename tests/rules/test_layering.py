@@ -1,5 +1,5 @@
-"""The house rules of ARCHITECTURE.md, enforced: rules imports only the standard library, and the
-rooms import each other only in the allowed direction."""
+"""The house rules of docs/architecture.md, enforced: rules imports only the standard library,
+and the rooms import each other only in the allowed direction."""
 
 from __future__ import annotations
 

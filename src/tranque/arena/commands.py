@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import os
@@ -13,8 +14,8 @@ from typing import Any
 
 from tranque.arena.runner import ArenaConfig, run_arena
 from tranque.arena.stats import summarize
-from tranque.bots.base import bot_names
-from tranque.commands import CommandError
+from tranque.bots.base import make_bot
+from tranque.commands import CommandError, MissingExtraError
 from tranque.rules.errors import RulesError
 from tranque.rules.variants import PRESETS, Rules
 
@@ -25,10 +26,14 @@ def register(subparsers: Any) -> None:
         help="play two bots against each other on duplicate deals",
         description=(
             "Play BOT_A against BOT_B on duplicate deals: every deal (or game) is played twice, "
-            "the pairs swapping seats, so the luck of the deal cancels. Reports 95%% intervals."
+            "the pairs swapping seats, so the luck of the deal cancels. Reports 95% intervals."
         ),
     )
-    parser.add_argument("bot_a", metavar="BOT_A", help="bot name (see --list)")
+    parser.add_argument(
+        "bot_a",
+        metavar="BOT_A",
+        help="bot name: random, heuristic, strong, ... (an unknown name lists them)",
+    )
     parser.add_argument("bot_b", metavar="BOT_B", help="bot name")
     parser.add_argument(
         "--deals",
@@ -60,10 +65,11 @@ def register(subparsers: Any) -> None:
 
 
 def _config(args: argparse.Namespace) -> ArenaConfig:
-    names = bot_names()
     for name in (args.bot_a, args.bot_b):
-        if name not in names:
-            raise CommandError(f"unknown bot {name!r}; known: {', '.join(names)}")
+        try:
+            make_bot(name)  # cheap; names the known bots (and the missing extra) when unknown
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
     if args.deals < 1:
         raise CommandError(f"--deals must be at least 1, not {args.deals}")
     workers = os.cpu_count() or 1 if args.workers is None else args.workers
@@ -77,6 +83,8 @@ def _config(args: argparse.Namespace) -> ArenaConfig:
         suffix = Path(args.plot).suffix.lower()
         if suffix not in (".png", ".svg"):
             raise CommandError(f"--plot writes .png or .svg files, not {args.plot!r}")
+        if importlib.util.find_spec("matplotlib") is None:  # say so before an hour of play
+            raise MissingExtraError("arena --plot", "plot", "matplotlib")
         parent = Path(args.plot).parent
         if not parent.is_dir():
             raise CommandError(f"--plot: no such directory: {str(parent)!r}")

@@ -68,17 +68,29 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     try:
         factory = _REGISTRY[name]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+        known = ", ".join(sorted(_REGISTRY))
+        extra = " (the others need the 'bots' extra: pip install 'tranque[bots]')"
+        raise ValueError(
+            f"unknown bot {name!r}; known: {known}{extra if _UNLOADED else ''}"
+        ) from None
     return factory(seed)
 
 
+# Bot modules that could not be imported because a third-party package (numpy, numba) is missing.
+_UNLOADED: set[str] = set()
+
+
 def _load_all() -> None:
-    # Bots other than random live in their own modules and register on import.
+    # Bots other than random live in their own modules and register on import. Without the
+    # 'bots' extra (numpy, numba) only random is there: a missing third-party package is skipped.
     import importlib
 
     for module in ("tranque.bots.heuristic", "tranque.bots.strong"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
-            if exc.name != module:
+            if exc.name == module:
+                continue
+            if exc.name is None or exc.name.partition(".")[0] == "tranque":
                 raise
+            _UNLOADED.add(module)

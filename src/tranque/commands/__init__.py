@@ -1,5 +1,83 @@
-"""Subcommands of the ``tranque`` command, and the error every subcommand raises on bad input."""
+"""Subcommands of the ``tranque`` command, and the error every subcommand raises on bad input.
+
+Nothing here imports a third-party package: ``tranque --help``, ``replay``, ``deal`` and ``verify``
+run on a bare ``pip install tranque``. A command that needs an extra imports it inside its
+function; when the import fails, the CLI names the extra (``EXTRA_OF``) in one line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+# Which extra of ``pip install 'tranque[...]'`` brings each third-party package the commands use.
+EXTRA_OF = {
+    "numpy": "bots",
+    "numba": "bots",
+    "llvmlite": "bots",
+    "rich": "bots",
+    "starlette": "server",
+    "uvicorn": "server",
+    "sqlalchemy": "server",
+    "aiosqlite": "server",
+    "alembic": "server",
+    "itsdangerous": "server",
+    "msgspec": "server",
+    "websockets": "server",
+    "matplotlib": "plot",
+    "httpx": "client",
+    "asyncpg": "postgres",
+    "psutil": "dev",
+}
 
 
 class CommandError(Exception):
     """A bad argument or input file: the CLI prints it as one line and exits with code 2."""
+
+
+class MissingExtraError(CommandError):
+    """A command needs a package of an extra that is not installed."""
+
+    def __init__(self, command: str, extra: str, module: str) -> None:
+        super().__init__(
+            f"tranque {command} needs the {extra!r} extra: pip install 'tranque[{extra}]' "
+            f"(no module named {module!r})"
+        )
+        self.command = command
+        self.extra = extra
+        self.module = module
+
+
+def read_text(path: str) -> str:
+    """A file's text, or stdin's for ``-``; any failure is one CommandError line."""
+    if path == "-":
+        try:
+            return sys.stdin.read()
+        except UnicodeDecodeError:
+            raise CommandError("stdin is not UTF-8 text") from None
+    file = Path(path)
+    if file.is_dir():
+        raise CommandError(f"cannot read {path}: it is a directory, not a record file")
+    try:
+        return file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CommandError(f"cannot read {path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def parse_json(text: str, what: str) -> object:
+    """JSON text to Python values; every way it can fail is one CommandError line.
+
+    ``json.loads`` raises more than JSONDecodeError: RecursionError on deeply nested arrays and
+    a plain ValueError on an integer longer than Python's int-to-str limit (4,300 digits).
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CommandError(f"{what} is not JSON: {exc}") from None
+    except RecursionError:
+        raise CommandError(f"{what} is nested too deeply to be a record") from None
+    except ValueError as exc:
+        raise CommandError(f"{what} is not usable JSON: {exc}") from None

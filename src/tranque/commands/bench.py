@@ -59,7 +59,7 @@ def run_engine(args: argparse.Namespace) -> int:
     }
     try:
         from tranque.bots.kernels import random_playouts_per_second
-    except ImportError:  # pragma: no cover - the bots room is part of the package
+    except ModuleNotFoundError:  # numpy / numba: the 'bots' extra is not installed
         fast = None
     else:
         random_playouts_per_second(0.05)  # compile (or load the cache) outside the timing
@@ -72,4 +72,6 @@ def run_engine(args: argparse.Namespace) -> int:
     print(f"checked API  {checked:12,.0f} hands/s  ({per_hand:.1f} moves a hand, one core)")
     if fast is not None:
         print(f"fast path    {fast:12,.0f} hands/s  ({fast / checked:.1f}x the checked API)")
+    else:
+        print("fast path    needs the 'bots' extra: pip install 'tranque[bots]'")
     return 0

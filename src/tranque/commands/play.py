@@ -9,9 +9,7 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Callable
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from tranque.bots import make_bot
 from tranque.commands import CommandError
@@ -21,6 +19,9 @@ from tranque.rules.game import GameState, LeadChoice, Phase
 from tranque.rules.hand import Action
 from tranque.rules.variants import PRESETS, Rules
 from tranque.rules.views import PlacedTile, SeatView, seat_view
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 YOU = 0
 NAMES = ("You", "Right", "Partner", "Left")
@@ -37,6 +38,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rich.console import Console  # the 'bots' extra, like the bots it seats
+
     try:
         rules = Rules.from_json(args.rules)
     except UnknownOptionError as exc:
@@ -72,7 +75,10 @@ def play_game(
         if game.phase is Phase.DEAL:
             if game.hand is not None and game.hand.is_over:
                 show_end(console, game)
+            first = game.hand_number == 1 and not game.setup.redeals
             game = deal_next(game, rng)
+            if first:
+                show_first_lead(console, game)
         elif game.phase is Phase.REDEAL:
             seat = game.redeal_eligible()[0]
             if seat == YOU:
@@ -87,6 +93,7 @@ def play_game(
         elif game.phase is Phase.CHOOSE:
             seats = game.choosing_seats()
             assert seats is not None
+            show_choosing(console, game, seats)
             choices: list[LeadChoice | None] = []
             for seat in seats:
                 if seat == YOU:
@@ -97,7 +104,7 @@ def play_game(
                     choices.append(bots[seat].choose_lead(seat_view(game, seat)))
             game = game.choose_leader(choices[0], choices[1])
             shown = ", ".join(
-                f"{NAMES[s]}: {c.value if c else '-'}" for s, c in zip(seats, choices, strict=True)
+                f"{NAMES[s]}: {CHOICE_WORDS[c]}" for s, c in zip(seats, choices, strict=True)
             )
             console.print(f"Choices revealed: {shown}.")
         else:
@@ -119,10 +126,69 @@ def play_game(
             game = game.play(action, seat)
             console.print(f"  {NAMES[seat]}: {'passes' if action.is_pass else action}")
     show_end(console, game)
+    console.print(f"[bold]{final_line(game)}[/bold]")
+    return game
+
+
+def final_line(game: GameState) -> str:
+    """``Ellos win 104 to 62``: the winners' score first."""
+    assert game.winner is not None
     winner = "Nosotros (you)" if game.winner == 0 else "Ellos"
     tail = " — ¡pollona!" if game.pollona else ""
-    console.print(f"[bold]{winner} win {game.scores[0]} to {game.scores[1]}{tail}[/bold]")
-    return game
+    won, lost = game.scores[game.winner], game.scores[game.winner ^ 1]
+    return f"{winner} win {won} to {lost}{tail}"
+
+
+PAIR_NAMES = ("Nosotros", "Ellos")
+CHOICE_WORDS = {
+    LeadChoice.SALGO: "Salgo (I lead)",
+    LeadChoice.SAL_TU: "Sal tú (you lead)",
+    None: "-",
+}
+
+
+def show_first_lead(console: Console, game: GameState) -> None:
+    """How the first hand's lead was settled: the draw, the coin or the highest double."""
+    setup = game.setup
+    if setup.draw is not None:
+        console.print("Draw for the first lead: each pair draws a tile, the higher sum leads.")
+        for a, b in setup.draw:
+            line = f"  Nosotros draw {a} ({a.pips}), Ellos draw {b} ({b.pips})"
+            if a.pips == b.pips:
+                line += ": equal, draw again"
+            else:
+                line += f": {PAIR_NAMES[0 if a.pips > b.pips else 1]} lead"
+            console.print(line)
+    elif setup.coin is not None:
+        console.print(f"Pares o nones for the first lead: {PAIR_NAMES[setup.coin]} win it.")
+    elif setup.leader is not None:
+        who = "You hold" if setup.leader == YOU else f"{NAMES[setup.leader]} holds"
+        console.print(
+            f"{who} the highest double and lead{'' if setup.leader == YOU else 's'} the first hand."
+        )
+
+
+def show_choosing(console: Console, game: GameState, seats: tuple[int, int]) -> None:
+    """Why this pair chooses, and what each answer does."""
+    setup = game.setup
+    pair = PAIR_NAMES[seats[0] & 1]
+    if game.hand_number == 1:
+        why = "won the draw" if setup.draw is not None else "won the coin"
+    elif (
+        game.played
+        and game.played[-1].hand.outcome is not None
+        and (game.played[-1].hand.outcome.winning_pair is None)
+    ):
+        why = "did not lead the tied hand"
+    else:
+        why = "won the last hand"
+    priority = (
+        "" if setup.priority is None else f"; if both say the same, {NAMES[setup.priority]} leads"
+    )
+    console.print(
+        f"{pair} {why}: {NAMES[seats[0]]} and {NAMES[seats[1]]} each say Salgo (I lead) or "
+        f"Sal tú (you lead), in secret{priority}."
+    )
 
 
 def choose(ask: Callable[[str], str], prompt: str, options: tuple[str, ...]) -> str:
@@ -136,7 +202,7 @@ def pick_move(console: Console, ask: Callable[[str], str], view: SeatView) -> Ac
     for i, action in enumerate(view.legal, start=1):
         console.print(f"  {i:2d}) {action}")
     while True:
-        text = ask("Your move (number or notation): ").strip()
+        text = ask("Your move (number, or notation: 94@4, or 94 when only one end fits): ").strip()
         if text.isdigit() and 1 <= int(text) <= len(view.legal):
             return view.legal[int(text) - 1]
         try:
@@ -146,6 +212,13 @@ def pick_move(console: Console, ask: Callable[[str], str], view: SeatView) -> Ac
         else:
             if action in view.legal:
                 return action
+            # A bare tile where the lead is over: the end may be left out when only one fits.
+            fits = [a for a in view.legal if action.end is None and a.tile == action.tile]
+            if len(fits) == 1:
+                return fits[0]
+            if len(fits) > 1:
+                console.print(f"  {action.tile} fits both ends: say {' or '.join(map(str, fits))}")
+                continue
         console.print("  not a legal move here; pick a number from the list")
 
 

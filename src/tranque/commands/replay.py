@@ -1,16 +1,15 @@
-"""``tranque replay FILE [--json]``: replay a hand or game record and print how it came out."""
+"""``tranque replay FILE [--json]``: replay a hand or game record and print how it came out.
+
+Plain text on the standard library alone: replaying a record needs no extra.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
-from tranque.commands import CommandError
+from tranque.commands import read_text
 from tranque.rules.record import (
     GAME_FORMAT,
     MATCH_FORMAT,
@@ -38,19 +37,8 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def read(path: str) -> str:
-    if path == "-":
-        import sys
-
-        return sys.stdin.read()
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"cannot read {path}: {exc.strerror}") from None
-
-
 def run(args: argparse.Namespace) -> int:
-    data = load(read(args.file))
+    data = load(read_text(args.file))
     if data["format"] == MATCH_FORMAT:
         summary = match_summary(*replay_match(data))
         summary["format"] = MATCH_FORMAT
@@ -63,13 +51,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=1))
         return 0
-    console = Console(highlight=False)
     if summary["format"] == MATCH_FORMAT:
-        print_match(console, summary)
+        print_match(summary)
     elif summary["format"] == GAME_FORMAT:
-        print_game(console, summary)
+        print_game(summary)
     else:
-        print_hand(console, summary)
+        print_hand(summary)
     return 0
 
 
@@ -87,27 +74,36 @@ def hand_line(s: dict[str, Any]) -> str:
     )
 
 
-def print_hand(console: Console, s: dict[str, Any]) -> None:
-    console.print(hand_line(s))
+def print_hand(s: dict[str, Any]) -> None:
+    print(hand_line(s))
     if s["ended"] is not None:
         for seat, (pips, tiles) in enumerate(zip(s["pips"], s["remaining"], strict=True)):
-            console.print(f"  seat {seat} (pair {'AB'[seat & 1]}): {pips:3d} pips  {tiles}")
+            print(f"  seat {seat} (pair {'AB'[seat & 1]}): {pips:3d} pips  {tiles}")
 
 
-def print_game(console: Console, s: dict[str, Any]) -> None:
-    for hand in s["hands"]:
-        console.print(f"hand {hand['number']}, led by seat {hand['leader']}: {hand_line(hand)}")
-    table = Table(title="Planilla")
-    for column in ("hand", "", "Nosotros (A)", "Ellos (B)"):
-        table.add_column(column, justify="right")
-    for line in s["sheet"]:
+def sheet_lines(sheet: list[dict[str, Any]]) -> list[str]:
+    """The planilla as a text table: hand, what was scored, running totals of both pairs."""
+    header = ("hand", "", "Nosotros (A)", "Ellos (B)")
+    rows = []
+    for line in sheet:
         what = "tied" if line["pair"] is None else f"{line['kind']} +{line['points']}"
         if line["kind"] == "hand" and line["pair"] is not None:
             what = f"+{line['points']} {line['pair']}"
-        table.add_row(str(line["hand"]), what, str(line["nosotros"]), str(line["ellos"]))
-    console.print(table)
+        rows.append((str(line["hand"]), what, str(line["nosotros"]), str(line["ellos"])))
+    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(4)]
+    out = ["Planilla"]
+    for row in (header, *rows):
+        out.append("  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)))
+    return out
+
+
+def print_game(s: dict[str, Any]) -> None:
+    for hand in s["hands"]:
+        print(f"hand {hand['number']}, led by seat {hand['leader']}: {hand_line(hand)}")
+    for line in sheet_lines(s["sheet"]):
+        print(line)
     if s["winner"] is None:
-        console.print(f"game not finished: {s['scores'][0]} to {s['scores'][1]}")
+        print(f"game not finished: {s['scores'][0]} to {s['scores'][1]}")
     else:
         marks = []
         if s["pollona"]:
@@ -115,15 +111,18 @@ def print_game(console: Console, s: dict[str, Any]) -> None:
         if s["viajeras"]:
             marks.append(f"viajera in hand {', '.join(map(str, s['viajeras']))}")
         tail = f" ({'; '.join(marks)})" if marks else ""
-        console.print(f"pair {s['winner']} wins {s['scores'][0]} to {s['scores'][1]}{tail}")
+        won, lost = s["scores"][0], s["scores"][1]
+        if s["winner"] == "B":
+            won, lost = lost, won
+        print(f"pair {s['winner']} wins {won} to {lost}{tail}")
 
 
-def print_match(console: Console, s: dict[str, Any]) -> None:
+def print_match(s: dict[str, Any]) -> None:
     for number, game in enumerate(s["games"], 1):
-        console.print(f"[bold]game {number}[/bold]")
-        print_game(console, game)
+        print(f"game {number}")
+        print_game(game)
     a, b = s["wins"]
     if s["winner"] is None:
-        console.print(f"match not decided: games A {a}, B {b} (first to {s['games_to_win']})")
+        print(f"match not decided: games A {a}, B {b} (first to {s['games_to_win']})")
     else:
-        console.print(f"pair {s['winner']} wins the match, games A {a}, B {b}")
+        print(f"pair {s['winner']} wins the match, games A {a}, B {b}")

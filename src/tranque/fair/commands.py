@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from tranque.commands import CommandError
+from tranque.commands import CommandError, parse_json, read_text
 from tranque.fair.recipe import (
     SEED_BYTES,
     client_commit,
@@ -223,16 +222,8 @@ def _text(tiles: list[Tile]) -> str:
 
 
 def load_record(path: str) -> object:
-    """Read a JSON record from a file or stdin; bad JSON is a one-line CommandError."""
-    if path == "-":
-        text = sys.stdin.read()
-    else:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(f"{path} is not JSON: {exc}") from None
+    """Read a JSON record from a file or stdin; a directory, bad text or bad JSON is one line."""
+    return parse_json(read_text(path), path)
 
 
 def run_verify(args: argparse.Namespace) -> int:

@@ -174,7 +174,7 @@ class GameState:
         elif draw is not None and setup.draw is None:
             raise InvalidDealError("a tile draw is only for the first hand under draw rules")
         if self.needs_coin():
-            if coin not in (0, 1):
+            if isinstance(coin, bool) or coin not in (0, 1):
                 raise InvalidDealError("the first hand needs the coin: 0 (pair A) or 1 (pair B)")
             setup = replace(setup, coin=coin, leading_pair=coin, priority=None)
         elif coin is not None and setup.coin is None:
@@ -314,7 +314,7 @@ class GameState:
 def resolve_lead(
     seats: tuple[int, int], choices: tuple[LeadChoice | None, LeadChoice | None], priority: int
 ) -> int:
-    """Who leads, from the pair's secret choices (RULES-NOTES, 'Who leads')."""
+    """Who leads, from the pair's secret choices (docs/rules.md, section 4)."""
     first, second = choices
     if first is None and second is not None:
         first = LeadChoice.SAL_TU

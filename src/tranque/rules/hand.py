@@ -7,14 +7,30 @@ right); pair A is seats 0 and 2, pair B seats 1 and 3.
 Tiles in hands are int bitmasks over universal tile indices (see ``tiles``), which keeps the checked
 path cheap enough that it need not be bypassed except in search.
 
+A small hand, four tiles each (a ``Rules`` may deal fewer than ten), played to the end:
+
 >>> rules = Rules(tiles_each=4)
+>>> rules
+Rules(tiles_each=4)
 >>> deal = Deal.from_text(["99 94 44 41", "98 88 11 10", "92 22 21 20", "97 77 33 30"], rules=rules)
 >>> hand = HandState.start(rules, deal, leader=0)
 >>> sorted(str(a) for a in hand.legal_actions())
 ['41', '44', '94', '99']
->>> hand = hand.apply(Action.parse("99"))
->>> [str(a) for a in hand.legal_actions()]
-['98@9']
+
+An illegal action raises a typed error and changes nothing:
+
+>>> hand.apply(Action.parse("98"))
+Traceback (most recent call last):
+    ...
+tranque.rules.errors.TileNotInHandError: seat 0 does not hold 98
+>>> hand = hand.apply(Action.parse("41"))
+>>> hand.ends, hand.legal_actions()
+((4, 1), [Action.parse('10@1'), Action.parse('11@1')])
+>>> moves = "10@1 20@0 pass 44@4 pass 21@2 pass 94@4 98@9 pass pass pass 88@8 pass pass pass 11@1"
+>>> for text in moves.split():
+...     hand = hand.apply(Action.parse(text))
+>>> hand.outcome.kind.value, hand.outcome.winner, hand.outcome.points, hand.outcome.pips
+('pegarse', 1, 33, (18, 0, 15, 39))
 """
 
 from __future__ import annotations
@@ -69,6 +85,14 @@ class Action:
 
     ``end`` is the number showing on the open end the tile goes on; it is ``None`` for the lead and
     for a pass. Actions are interned: use ``Action.play``, ``Action.lead``, ``PASS`` or ``parse``.
+
+    >>> action = Action.parse("49@4")
+    >>> action, str(action), action.tile, action.end
+    (Action.parse('94@4'), '94@4', Tile(high=9, low=4), 4)
+    >>> Action.parse(str(action)) is action
+    True
+    >>> Action.parse("PASS") is PASS, Action.parse("99")
+    (True, Action.parse('99'))
     """
 
     tile: Tile | None
@@ -116,6 +140,10 @@ class Action:
         if self.end is None:
             return str(self.tile)
         return f"{self.tile}@{self.end}"
+
+    def __repr__(self) -> str:
+        """Notation that reads back: ``Action.parse('94@4')``."""
+        return f"Action.parse({str(self)!r})"
 
 
 PASS = Action(None, None)
@@ -193,17 +221,46 @@ class Deal:
         return Deal((masks[0], masks[1], masks[2], masks[3]), sleeper_mask)
 
     @staticmethod
-    def from_text(hands: Sequence[str], sleepers: str | None = None, *, rules: Rules) -> Deal:
-        """``Deal.from_text(["99 98 ...", ...], "..." )``; record notation."""
+    def from_text(
+        hands: Sequence[str], sleepers: str | None = None, *, rules: Rules | None = None
+    ) -> Deal:
+        """``Deal.from_text(["99 98 ...", ...], "...")``; record notation.
+
+        Without ``rules`` the set and the hand size are read from the tiles themselves (then the
+        sleepers must be given): that is how a deal's ``repr`` reads back.
+        """
         if len(hands) != 4:
             raise InvalidDealError(f"a deal has 4 hands, not {len(hands)}")
         parsed = [parse_tiles(h) for h in hands]
         for seat, tiles in enumerate(parsed):
             if len(set(tiles)) != len(tiles):
                 raise InvalidDealError(f"seat {seat}: a tile is written twice in {hands[seat]!r}")
-        return Deal.from_tiles(
-            parsed, None if sleepers is None else parse_tiles(sleepers), rules=rules
-        )
+        rest = None if sleepers is None else parse_tiles(sleepers)
+        if rules is None:
+            if rest is None:
+                raise InvalidDealError("without rules, a deal needs its sleepers to show the set")
+            every = [t for tiles in parsed for t in tiles] + rest
+            max_pip = 9 if any(t.high > 6 for t in every) else 6
+            try:
+                rules = Rules(max_pip=max_pip, tiles_each=len(parsed[0]))
+            except ValueError as exc:
+                raise InvalidDealError(str(exc)) from None
+        return Deal.from_tiles(parsed, rest, rules=rules)
+
+    def __repr__(self) -> str:
+        """The hands and the sleepers as tiles, in notation that reads back.
+
+        >>> deal = Deal.from_text(
+        ...     ["66 65 64 63 62 61 60", "55 54 44 53 52 51 50", "43 33 42 32 41 31 40",
+        ...      "22 21 11 30 20 10 00"], "")  # double-six, seven each, no sleepers
+        >>> deal  # doctest: +NORMALIZE_WHITESPACE
+        Deal.from_text(['66 65 64 63 62 61 60', '55 54 44 53 52 51 50',
+                        '43 33 42 32 41 31 40', '22 21 11 30 20 10 00'], '')
+        >>> eval(repr(deal)) == deal
+        True
+        """
+        hands = [format_tiles(mask) for mask in self.hands]
+        return f"Deal.from_text({hands!r}, {format_tiles(self.sleepers)!r})"
 
     def doubles(self, seat: int) -> int:
         """How many doubles a seat holds (five or more gives the right to ask for a redeal)."""

@@ -138,9 +138,31 @@ def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where
     if key not in data:
         raise InvalidRecordError(f"{where}: missing {key!r}")
     value = data[key]
+    # bool is a subclass of int in Python: ``true`` is never a seat, a number or a coin.
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise InvalidRecordError(f"{where}: {key!r} has the wrong type ({value!r})")
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        what = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
+        raise InvalidRecordError(f"{where}: {key!r} must be {what}, not {_short(value)}")
     return value
+
+
+_KIND_NAMES = {int: "an integer", str: "a string", list: "a list", dict: "an object"}
+
+
+def _short(value: object) -> str:
+    """A value as JSON, cut to one short line for an error message."""
+    try:
+        text = json.dumps(value)
+    except (ValueError, TypeError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _optional(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    """``data[key]`` checked like ``_get``, or None when it is missing or null."""
+    if data.get(key) is None:
+        return None
+    return _get(data, key, kind, where)
 
 
 def _deal_from(data: Mapping[str, Any], rules: Rules, where: str) -> Deal:
@@ -173,6 +195,10 @@ def load(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidRecordError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise InvalidRecordError("not a record: JSON nested too deeply") from None
+    except ValueError as exc:  # an integer beyond Python's int-to-str limit (4,300 digits)
+        raise InvalidRecordError(f"not usable JSON: {exc}") from None
     if not isinstance(data, dict) or data.get("format") not in FORMATS:
         raise InvalidRecordError(
             f"not a tranque record: 'format' must be {HAND_FORMAT!r}, {GAME_FORMAT!r} "
@@ -189,11 +215,11 @@ def _rules_from(data: Mapping[str, Any]) -> Rules:
 
 def replay_moves(hand: HandState, moves: list[Action], *, number: int | None = None) -> HandState:
     for k, action in enumerate(moves):
+        seat = hand.seat_of_move(k)
         if hand.is_over:
             raise ReplayError(
-                f"'{action}' comes after the hand ended", hand=number, move=k, seat=None
+                f"'{action}' comes after the hand ended", hand=number, move=k, seat=seat
             )
-        seat = hand.turn
         try:
             hand = hand.apply(action)
         except RulesError as exc:
@@ -217,6 +243,10 @@ def replay_hand(data: Mapping[str, Any]) -> HandState:
 def _choice(value: object, where: str) -> LeadChoice | None:
     if value is None:
         return None
+    if not isinstance(value, str):
+        raise InvalidRecordError(
+            f"{where}: a choice is 'salgo', 'sal_tu' or null, not {_short(value)}"
+        )
     try:
         return LeadChoice(value)
     except ValueError:
@@ -234,18 +264,22 @@ def replay_game(data: Mapping[str, Any]) -> GameState:
         where = f"hand {i + 1}"
         if not isinstance(rec, dict):
             raise InvalidRecordError(f"{where}: must be an object")
-        number = rec.get("number", i + 1)
+        number = _optional(rec, "number", int, where)
+        if number is None:
+            number = i + 1
         if number != game.hand_number:
             raise ReplayError(f"expected hand number {game.hand_number}, not {number}", hand=i + 1)
         if game.is_over:
             raise ReplayError("the game was already over", hand=number)
-        setup = rec.get("setup") or {}
-        if not isinstance(setup, dict):
-            raise InvalidRecordError(f"{where}: 'setup' must be an object")
+        setup = _optional(rec, "setup", dict, where) or {}
         draw = _draw_from(setup.get("draw"), where)
-        coin = setup.get("coin")
+        coin = _optional(setup, "coin", int, f"{where}, setup")
+        redeals = _optional(setup, "redeals", list, f"{where}, setup") or []
+        raw_choices = _optional(setup, "choices", list, f"{where}, setup")
         try:
-            for j, redeal in enumerate(setup.get("redeals") or []):
+            for j, redeal in enumerate(redeals):
+                if not isinstance(redeal, dict):
+                    raise InvalidRecordError(f"{where}, redeal {j}: must be an object")
                 deal = _deal_from(redeal, rules, f"{where}, redeal {j}")
                 game = game.deal(deal, draw=draw, coin=coin)
                 draw = coin = None
@@ -255,8 +289,8 @@ def replay_game(data: Mapping[str, Any]) -> GameState:
             while game.phase is Phase.REDEAL:
                 game = game.answer_redeal(game.redeal_eligible()[0], False)
             if game.phase is Phase.CHOOSE:
-                raw = setup.get("choices") or [None, None]
-                if not isinstance(raw, list) or len(raw) != 2:
+                raw = [None, None] if raw_choices is None else raw_choices
+                if len(raw) != 2:
                     raise InvalidRecordError(f"{where}: 'choices' must be two entries")
                 game = game.choose_leader(_choice(raw[0], where), _choice(raw[1], where))
         except InvalidRecordError:
@@ -264,16 +298,18 @@ def replay_game(data: Mapping[str, Any]) -> GameState:
         except RulesError as exc:
             raise ReplayError(str(exc), hand=number) from None
         assert game.hand is not None
-        leader = rec.get("leader")
+        leader = _get(rec, "leader", int, where)
         if leader != game.hand.leader:
             raise ReplayError(
                 f"the record says seat {leader} led, but the rules give seat {game.hand.leader}",
                 hand=number,
             )
         for k, action in enumerate(_moves_from(rec, where)):
+            seat = (leader + k) & 3  # every turn is one move, passes included
             if game.phase is not Phase.PLAY or game.hand is None or game.hand.is_over:
-                raise ReplayError(f"'{action}' comes after the hand ended", hand=number, move=k)
-            seat = game.hand.turn
+                raise ReplayError(
+                    f"'{action}' comes after the hand ended", hand=number, move=k, seat=seat
+                )
             try:
                 game = game.play(action)
             except RulesError as exc:

@@ -1,12 +1,22 @@
 """Rules: every option of the rule book as a field of one frozen value, and the four presets.
 
-The presets follow the variants table of the rule book (section 10) as RULES-NOTES reads it. A table
+The presets are the variants table of docs/rules.md (section 9), which also says which option
+settles each point where the traditional rule book is silent (section 11). A table
 may combine options freely: ``replace(HAVANA, capicua_multiplier=2)`` is a valid ``Rules``.
 
 >>> HAVANA.target, MIAMI.games_to_win_match, ORIENTE.tiles_each
 (100, 2, 7)
 >>> Rules.from_json("havana") is HAVANA
 True
+
+A preset shows as its name; any other ``Rules`` lists only what differs from Havana's:
+
+>>> HAVANA, MIAMI
+(HAVANA, MIAMI)
+>>> dataclasses.replace(HAVANA, capicua_multiplier=2, tied_block=TiedBlock.LEADING_PAIR_WINS)
+Rules(capicua_multiplier=2, tied_block=TiedBlock.LEADING_PAIR_WINS)
+>>> Rules(target=150, games_to_win_match=2, first_leader=FirstLeader.COIN, first_pass_points=2)
+MIAMI
 """
 
 from __future__ import annotations
@@ -76,6 +86,18 @@ class Rules:
             if not isinstance(value, int) or value < 0:
                 raise UnknownOptionError(f"{name} must be a non-negative integer, not {value!r}")
 
+    def __repr__(self) -> str:
+        name = self.name
+        if name != "custom":
+            return name.upper()
+        changed = []
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if value != field.default:
+                shown = f"{type(value).__name__}.{value.name}" if isinstance(value, Enum) else value
+                changed.append(f"{field.name}={shown}")
+        return f"Rules({', '.join(changed)})"
+
     @property
     def tile_set(self) -> TileSet:
         return DOUBLE_NINE if self.max_pip == 9 else DOUBLE_SIX
@@ -119,7 +141,10 @@ class Rules:
         if not isinstance(data, dict):
             raise UnknownOptionError(f"rules must be a preset name or an object, not {data!r}")
         options = dict(data)
-        base = Rules.from_json(options.pop("preset", "havana"))
+        preset = options.pop("preset", "havana")
+        if not isinstance(preset, str):
+            raise UnknownOptionError(f"'preset' must be a preset name, not {preset!r}"[:120])
+        base = Rules.from_json(preset)
         fields = {f.name: f for f in dataclasses.fields(Rules)}
         changes: dict[str, Any] = {}
         for key, value in options.items():

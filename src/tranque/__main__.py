@@ -1,0 +1,7 @@
+"""``python -m tranque``: the same as the ``tranque`` command."""
+
+import sys
+
+from tranque.cli import main
+
+sys.exit(main())
