@@ -1,18 +1,42 @@
-"""Guest identities: a nickname and a signed token, no registration."""
+"""Guest identities: a nickname and a signed token that expires, no registration.
+
+A token is ``{"g": guest, "n": nickname}`` signed with a time stamp (itsdangerous). It is valid
+for ``max_age`` seconds from when it was signed; a client renews it while it is still valid
+(``POST /api/guests/renew``), so a guest who comes back within that time keeps his identity and
+one who does not becomes a new guest. The newest secret signs; every secret in the list verifies,
+so a secret can be rotated without logging everyone out: the old one stays in the list for one
+token lifetime.
+"""
 
 from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Sequence
+from enum import Enum
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 NICK = re.compile(r"^[\w .'-]{1,24}$", re.UNICODE)
+DEFAULT_MAX_AGE = 30 * 24 * 3600  # thirty days
+
+
+class TokenState(Enum):
+    VALID = "valid"
+    EXPIRED = "expired"
+    BAD = "bad"
 
 
 class Identity:
-    def __init__(self, secret: str) -> None:
-        self._signer = URLSafeSerializer(secret, salt="tranque-guest")
+    def __init__(
+        self, secret: str, old_secrets: Sequence[str] = (), max_age: int = DEFAULT_MAX_AGE
+    ):
+        if not secret:
+            raise ValueError("the signing secret is empty")
+        # itsdangerous takes the keys oldest to newest and signs with the last.
+        keys = [*(s for s in old_secrets if s and s != secret), secret]
+        self._signer = URLSafeTimedSerializer(keys, salt="tranque-guest")
+        self.max_age = max_age
 
     def new_guest(self, nickname: str | None) -> tuple[str, str, str]:
         """(guest id, nickname, token) for a first visit."""
@@ -20,14 +44,23 @@ class Identity:
         if not NICK.match(nick):
             raise ValueError("a nickname is 1 to 24 letters, digits, spaces or .'-_")
         guest = secrets.token_urlsafe(9)
-        return guest, nick, self._signer.dumps({"g": guest, "n": nick})
+        return guest, nick, self.sign(guest, nick)
+
+    def sign(self, guest: str, nickname: str) -> str:
+        return self._signer.dumps({"g": guest, "n": nickname})
+
+    def inspect(self, token: str) -> tuple[TokenState, tuple[str, str] | None]:
+        """The token's state and, when valid, (guest id, nickname)."""
+        try:
+            data = self._signer.loads(token, max_age=self.max_age)
+        except SignatureExpired:
+            return TokenState.EXPIRED, None
+        except BadSignature:
+            return TokenState.BAD, None
+        if not isinstance(data, dict) or not isinstance(data.get("g"), str):
+            return TokenState.BAD, None
+        return TokenState.VALID, (data["g"], str(data.get("n", "guest")))
 
     def check(self, token: str) -> tuple[str, str] | None:
-        """(guest id, nickname) of a valid token, else None."""
-        try:
-            data = self._signer.loads(token)
-        except BadSignature:
-            return None
-        if not isinstance(data, dict) or not isinstance(data.get("g"), str):
-            return None
-        return data["g"], str(data.get("n", "guest"))
+        """(guest id, nickname) of a valid, unexpired token, else None."""
+        return self.inspect(token)[1]
