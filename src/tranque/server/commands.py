@@ -137,8 +137,14 @@ def _run_bench(args: argparse.Namespace) -> int:
     return int(run_bench(args))
 
 
-def _number(args: argparse.Namespace, dest: str, low: float, high: float = math.inf) -> float:
+def _flag(dest: str) -> str:
+    """The flag's name for a message, with its environment variable if it has one."""
     flag = "--" + dest.replace("_", "-")
+    return f"{flag} ({_ENV[dest]})" if dest in _ENV else flag
+
+
+def _number(args: argparse.Namespace, dest: str, low: float, high: float = math.inf) -> float:
+    flag = _flag(dest)
     raw = getattr(args, dest)
     try:
         value = float(raw)
@@ -151,7 +157,7 @@ def _number(args: argparse.Namespace, dest: str, low: float, high: float = math.
 
 
 def _integer(args: argparse.Namespace, dest: str, low: int, high: int | None = None) -> int:
-    flag = "--" + dest.replace("_", "-")
+    flag = _flag(dest)
     raw = getattr(args, dest)
     try:
         value = int(raw)
