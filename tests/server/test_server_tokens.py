@@ -118,3 +118,29 @@ def test_without_a_secret_set_the_database_keeps_one(server_factory: Any, tmp_pa
     # Setting a secret later does not log out the guests of the database's secret.
     later = server_factory(db=db, env={"TRANQUE_SECRET": "now-a-real-one"})
     assert _renew(later.base, ana["token"]).status_code == 200
+
+
+def test_hello_hands_a_fresh_token_for_one_past_half_its_life(server_factory: Any) -> None:
+    import websockets
+
+    server = server_factory("--token-days", "30", env={"TRANQUE_SECRET": "s3cret-two"})
+    base = server.base
+    host = httpx.post(base + "/api/guests", json={}, timeout=30).json()
+    table = _table(base, host["token"]).json()["table"]
+
+    async def first_frames(token: str) -> list[dict[str, Any]]:
+        async with websockets.connect(base.replace("http", "ws", 1) + "/ws") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token, "table": table}))
+            frames = [json.loads(await asyncio.wait_for(ws.recv(), 10))]
+            if frames[0]["type"] == "token":
+                frames.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+            return frames
+
+    young = _token("s3cret-two", "g-young", "yara", 14 * DAY)
+    assert [f["type"] for f in asyncio.run(first_frames(young))] == ["sync"]
+    old = _token("s3cret-two", "g-old", "olga", 16 * DAY)
+    frames = asyncio.run(first_frames(old))
+    assert [f["type"] for f in frames] == ["token", "sync"]
+    signer = URLSafeTimedSerializer("s3cret-two", salt="tranque-guest")
+    data, signed_at = signer.loads(frames[0]["token"], return_timestamp=True)
+    assert data == {"g": "g-old", "n": "olga"} and abs(signed_at.timestamp() - time.time()) < 60

@@ -148,7 +148,7 @@ class Server:
         token = auth[7:] if auth.lower().startswith("bearer ") else ""
         if not token:
             raise HttpError(401, "unauthenticated", "send 'Authorization: Bearer <guest token>'")
-        state, who = self.identity.inspect(token)
+        state, who, _ = self.identity.inspect(token)
         if state is TokenState.EXPIRED:
             raise HttpError(401, "token_expired", "the token has expired: get a new one")
         if who is None:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from collections.abc import Sequence
 from enum import Enum
+from typing import NamedTuple
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
@@ -25,6 +27,12 @@ class TokenState(Enum):
     VALID = "valid"
     EXPIRED = "expired"
     BAD = "bad"
+
+
+class Verdict(NamedTuple):
+    state: TokenState
+    who: tuple[str, str] | None  # (guest id, nickname) when valid
+    age: float = 0.0  # seconds since it was signed, when valid
 
 
 class Identity:
@@ -49,18 +57,27 @@ class Identity:
     def sign(self, guest: str, nickname: str) -> str:
         return self._signer.dumps({"g": guest, "n": nickname})
 
-    def inspect(self, token: str) -> tuple[TokenState, tuple[str, str] | None]:
-        """The token's state and, when valid, (guest id, nickname)."""
+    def inspect(self, token: str) -> Verdict:
+        """The token's state and, when valid, (guest id, nickname) and age."""
         try:
-            data = self._signer.loads(token, max_age=self.max_age)
+            data, signed = self._signer.loads(token, max_age=self.max_age, return_timestamp=True)
         except SignatureExpired:
-            return TokenState.EXPIRED, None
+            return Verdict(TokenState.EXPIRED, None)
         except BadSignature:
-            return TokenState.BAD, None
+            return Verdict(TokenState.BAD, None)
         if not isinstance(data, dict) or not isinstance(data.get("g"), str):
-            return TokenState.BAD, None
-        return TokenState.VALID, (data["g"], str(data.get("n", "guest")))
+            return Verdict(TokenState.BAD, None)
+        who = (data["g"], str(data.get("n", "guest")))
+        return Verdict(TokenState.VALID, who, max(0.0, time.time() - signed.timestamp()))
+
+    def renewal(self, token: str) -> str | None:
+        """A fresh token for a valid one past half its life (else None): a client in use is
+        handed it on ``hello`` and keeps it, so it never sees its token expire."""
+        state, who, age = self.inspect(token)
+        if state is not TokenState.VALID or who is None or age < self.max_age / 2:
+            return None
+        return self.sign(*who)
 
     def check(self, token: str) -> tuple[str, str] | None:
         """(guest id, nickname) of a valid, unexpired token, else None."""
-        return self.inspect(token)[1]
+        return self.inspect(token).who

@@ -197,7 +197,7 @@ class Sockets:
             if conn.owner is not None:
                 conn.push(error_frame("already_joined", "this connection has joined a table"))
                 return
-            state, who = server.identity.inspect(msg.token)
+            state, who, _ = server.identity.inspect(msg.token)
             if state is TokenState.EXPIRED:
                 conn.push(error_frame("token_expired", "the token has expired: get a new one"))
                 return
@@ -220,6 +220,10 @@ class Sockets:
             conn.guest, conn.nickname = who
             conn.watcher = watcher
             conn.owner = owner
+            fresh = server.identity.renewal(msg.token)
+            if fresh is not None:
+                # Before the sync (which the table's owner sends): keep it in place of the old.
+                conn.push(frame({"type": "token", "token": fresh}))
             owner.attach(conn, msg.last_seq)
             return
         if isinstance(msg, Ping):

@@ -333,6 +333,14 @@ async function openTable(table) {
 
 function onFrame(m, f) {
   if (app.m !== m) return;
+  if (f.type === "token") {
+    // The server renews a token past half its life: keep the new one (same guest).
+    const saved = store.get("guest");
+    if (saved) store.set("guest", { ...saved, token: f.token });
+    if (m.me) m.me.token = f.token;
+    if (app.sock) app.sock.token = f.token; // its next hello, after a reconnect
+    return;
+  }
   if (f.type === "sync") {
     m.info = f.table;
     m.seq = f.seq;
