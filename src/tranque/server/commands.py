@@ -62,10 +62,10 @@ def register(subparsers: Any) -> None:
     add("--rate", default="20", help="messages/s per connection (20)")
     limits = serve.add_argument_group("limits per client (0: no limit)")
     lim = limits.add_argument
-    lim("--guests-per-minute", default=_env("guests_per_minute", "10"), metavar="N")
-    lim("--guest-burst", default=_env("guest_burst", "20"), metavar="N")
-    lim("--tables-per-minute", default=_env("tables_per_minute", "30"), metavar="N")
-    lim("--table-burst", default=_env("table_burst", "30"), metavar="N")
+    lim("--guests-per-minute", default=_env("guests_per_minute", "10"), metavar="N", help="new guests per minute per client address (10)")
+    lim("--guest-burst", default=_env("guest_burst", "20"), metavar="N", help="new guests at once (20)")
+    lim("--tables-per-minute", default=_env("tables_per_minute", "30"), metavar="N", help="new tables per minute per client address (30)")
+    lim("--table-burst", default=_env("table_burst", "30"), metavar="N", help="new tables at once (30)")
     lim("--max-open-tables", default=_env("max_open_tables", "5"), metavar="N",
         help="unfinished tables a guest may host (5)")  # fmt: skip
     lim("--max-spectators", default=_env("max_spectators", "50"), metavar="N",
