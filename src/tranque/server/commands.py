@@ -34,6 +34,17 @@ _ENV = {
 }
 
 
+_LIMIT_FLAGS = [
+    ("guests_per_minute", "10", "new guests per minute per client address"),
+    ("guest_burst", "20", "new guests at once per client address"),
+    ("tables_per_minute", "30", "new tables per minute per client address"),
+    ("table_burst", "30", "new tables at once per client address"),
+    ("max_open_tables", "5", "unfinished tables one guest may host"),
+    ("max_spectators", "50", "spectators per table"),
+    ("max_sockets_per_ip", "64", "open WebSockets per client address"),
+]
+
+
 def _env(dest: str, default: str | None) -> str | None:
     return os.environ.get(_ENV[dest], default)
 
@@ -61,17 +72,13 @@ def register(subparsers: Any) -> None:
     add("--bot", default="heuristic", help="bot for empty seats and clocks")
     add("--rate", default="20", help="messages/s per connection (20)")
     limits = serve.add_argument_group("limits per client (0: no limit)")
-    lim = limits.add_argument
-    lim("--guests-per-minute", default=_env("guests_per_minute", "10"), metavar="N", help="new guests per minute per client address (10)")
-    lim("--guest-burst", default=_env("guest_burst", "20"), metavar="N", help="new guests at once (20)")
-    lim("--tables-per-minute", default=_env("tables_per_minute", "30"), metavar="N", help="new tables per minute per client address (30)")
-    lim("--table-burst", default=_env("table_burst", "30"), metavar="N", help="new tables at once (30)")
-    lim("--max-open-tables", default=_env("max_open_tables", "5"), metavar="N",
-        help="unfinished tables a guest may host (5)")  # fmt: skip
-    lim("--max-spectators", default=_env("max_spectators", "50"), metavar="N",
-        help="spectators per table (50)")  # fmt: skip
-    lim("--max-sockets-per-ip", default=_env("max_sockets_per_ip", "64"), metavar="N",
-        help="open WebSockets per client address (64)")  # fmt: skip
+    for dest, default, what in _LIMIT_FLAGS:
+        limits.add_argument(
+            "--" + dest.replace("_", "-"),
+            default=_env(dest, default),
+            metavar="N",
+            help=f"{what} ({default}; {_ENV[dest]})",
+        )
     sec = serve.add_argument_group("origins and tokens")
     sec.add_argument(
         "--allow-origin",
