@@ -116,9 +116,10 @@ def _events(db: Path, table: str) -> list[tuple[int, str]]:
 @pytest.mark.slow
 def test_sigterm_closes_sockets_with_1001_after_the_commits(tmp_path: Path) -> None:
     db = tmp_path / "stop.db"
-    proc, base = _start(db, "--bot-delay", "0", "--pass-delay", "0", "--log-level", "info")
+    quick = ["--bot-delay", "0", "--pass-delay", "0", "--between-hands", "0", "--fair-window", "1"]
+    proc, base = _start(db, *quick, "--log-level", "info")
 
-    async def go() -> tuple[str, int, list[int | None]]:
+    async def go() -> tuple[str, int, int, list[int | None]]:
         ana = await new_guest(base, "ana")
         tid = (await create_table(base, ana["token"], practice=True, seat=0))["table"]
         player = TableClient(base, ana["token"], tid)
@@ -135,10 +136,10 @@ def test_sigterm_closes_sockets_with_1001_after_the_commits(tmp_path: Path) -> N
             assert c._reader is not None
             await asyncio.wait_for(c._reader, 20)
             codes.append(c.closed_code)
-        return tid, acked, codes
+        return tid, acked, player.seq, codes
 
     try:
-        tid, acked, codes = asyncio.run(go())
+        tid, acked, seen, codes = asyncio.run(go())
         _, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
@@ -148,4 +149,13 @@ def test_sigterm_closes_sockets_with_1001_after_the_commits(tmp_path: Path) -> N
     assert proc.returncode in (0, -signal.SIGTERM), err
     assert "Finished server process" in err and "Traceback" not in err, err
     seqs = [seq for seq, _ in _events(db, tid)]
-    assert acked in seqs and seqs == list(range(1, len(seqs) + 1))
+    # The acked move and every event sent before the close are in the log, with no gap.
+    assert acked in seqs and seen in seqs and seqs == list(range(1, len(seqs) + 1))
+    # And the next server takes the table up from there.
+    again, base = _start(db)
+    try:
+        info = httpx.get(f"{base}/api/tables/{tid}", timeout=10).json()
+        assert info["started"] is True and info["seats"][0]["nickname"] == "ana", info
+    finally:
+        again.terminate()
+        again.communicate(timeout=20)
