@@ -16,6 +16,15 @@ from typing import Any
 
 import pytest
 
+# The per-client limits are off in the servers the tests start (every test client is 127.0.0.1);
+# the tests of the limits turn each on with its flag, which wins over the environment.
+NO_LIMITS = {
+    "TRANQUE_GUESTS_PER_MINUTE": "0",
+    "TRANQUE_TABLES_PER_MINUTE": "0",
+    "TRANQUE_MAX_OPEN_TABLES": "0",
+    "TRANQUE_MAX_SOCKETS_PER_IP": "0",
+}
+
 
 class ServerProcess:
     """``tranque serve`` in its own process, on a loopback port, with a temporary SQLite file.
@@ -25,8 +34,11 @@ class ServerProcess:
     unless given another, such as the old one for a restart where the clients were.
     """
 
-    def __init__(self, db: Path, extra: list[str], port: int = 0) -> None:
+    def __init__(
+        self, db: Path, extra: list[str], port: int = 0, env: dict[str, str] | None = None
+    ) -> None:
         self.db = db
+        self.env = env or {}
         self.log = db.with_suffix(".log")
         self.extra = extra
         self.listen = port
@@ -40,7 +52,7 @@ class ServerProcess:
             sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1",
             "--port", str(port), "--db", f"sqlite:///{self.db}", *self.extra,
         ]  # fmt: skip
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**NO_LIMITS, **os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         with open(self.log, "a") as err:
             self.proc = subprocess.Popen(
                 cmd, stdout=subprocess.PIPE, stderr=err, text=True, env=env
@@ -87,12 +99,15 @@ def server_fast_args() -> list[str]:
 
 @pytest.fixture
 def server_factory(tmp_path: Path, server_fast_args: list[str]) -> Iterator[Any]:
-    """``make(*extra, db=None, fast=True)`` starts a server; every one is stopped afterwards."""
+    """``make(*extra, db=None, fast=True, env=None)`` starts a server (``env``: variables added
+    to its environment); every one is stopped afterwards."""
     made: list[ServerProcess] = []
 
-    def make(*extra: str, db: Path | None = None, fast: bool = True) -> ServerProcess:
+    def make(
+        *extra: str, db: Path | None = None, fast: bool = True, env: dict[str, str] | None = None
+    ) -> ServerProcess:
         fast_args = server_fast_args if fast else []
-        sp = ServerProcess(db or tmp_path / f"s{len(made)}.db", [*fast_args, *extra])
+        sp = ServerProcess(db or tmp_path / f"s{len(made)}.db", [*fast_args, *extra], env=env)
         made.append(sp)
         sp.start()
         return sp

@@ -189,6 +189,8 @@ class TableClient:
             for e in msg.get("missed") or []:
                 self.events.append(e)
             self.synced.set()
+        elif kind == "token":  # the server renewed our token: the next hello uses it
+            self.token = msg["token"]
         elif kind in ("ack", "error", "pong"):
             if kind == "error":
                 self.errors.append(msg)

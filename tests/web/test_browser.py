@@ -22,7 +22,9 @@ SPOKEN = re.compile(r"^(doble \w+|\w+-\w+)(, se puede jugar)?$")
 
 
 def new_page(browser: Any, viewport: dict[str, int] = PHONE, locale: str = "es-ES") -> Any:
-    ctx = browser.new_context(viewport=viewport, locale=locale)
+    # Playwright's wait_for_function evaluates its string with eval, which the page's CSP
+    # forbids; test_csp.py loads the page with the policy enforced.
+    ctx = browser.new_context(viewport=viewport, locale=locale, bypass_csp=True)
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []

@@ -15,6 +15,7 @@ import random
 import time
 from typing import Any
 
+from tranque.commands import CommandError
 from tranque.rules.dealing import random_deal
 from tranque.rules.hand import HandState
 from tranque.rules.variants import HAVANA
@@ -51,6 +52,8 @@ def checked_hands_per_second(seconds: float, seed: int = 1) -> tuple[float, floa
 
 
 def run_engine(args: argparse.Namespace) -> int:
+    if not 0 < args.seconds <= 3600:
+        raise CommandError(f"--seconds must be more than 0 and at most 3600, not {args.seconds:g}")
     checked, per_hand = checked_hands_per_second(args.seconds)
     figures: dict[str, Any] = {
         "python": platform.python_version(),

@@ -1,42 +1,41 @@
 """The Starlette app: HTTP routes for guests and tables, the WebSocket protocol, static files.
 
 The app parses, authenticates and delivers; every decision is the table owner's. It reaches the
-database only through the table's ``TableStore`` port, which ``server.commands`` plugs in.
+database only through the table's ``TableStore`` port, which ``server.commands`` plugs in. The
+edge (body limits, headers, rates) is ``server.edge``; the request bodies are
+``server.http_schemas``; the socket loop is ``server.ws``; the client's files ``server.assets``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from tranque.rules.errors import RulesError
-from tranque.rules.variants import Rules
-from tranque.server.identity import Identity
-from tranque.server.protocol import Hello, Ping, ProtocolError, Sync, _peek_id, parse
+from tranque.server import http_schemas as hs
+from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
+from tranque.server.edge import EdgeMiddleware, Limits, RateLimiter, client_address, read_body
+from tranque.server.http_schemas import HttpError
+from tranque.server.identity import DEFAULT_MAX_AGE, Identity, TokenState
+from tranque.server.ws import Sockets
 from tranque.table.lobby import Lobby
-from tranque.table.owner import TableOwner, frame
 from tranque.table.ports import Entry, TableStore, WallClock
 from tranque.table.service import TableService, TableSettings, fixed_seeds, secure_seeds
 
 log = logging.getLogger("tranque.server")
-
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-POLICY_VIOLATION = 1008
 
 
 @dataclass
@@ -47,59 +46,10 @@ class ServerConfig:
     burst: float = 40.0
     strikes: int = 20  # messages refused for the rate before the connection is closed
     queue_limit: int = 5000  # frames waiting for a slow connection before it is dropped
-    on_ready: Callable[[], None] | None = None  # called once the tables are rebuilt
-
-
-class Connection:
-    """One WebSocket: its identity, its table, and the ordered queue of frames to send it."""
-
-    def __init__(self, ws: WebSocket, limit: int) -> None:
-        self.ws = ws
-        self.guest: str | None = None
-        self.nickname = "guest"
-        self.watcher = False
-        self.owner: TableOwner | None = None
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self.limit = limit
-        self.dropped = False
-        self.close_reason = "too slow"
-
-    def push(self, frame_: bytes) -> None:
-        if self.queue.qsize() >= self.limit:
-            self.dropped = True
-            self.queue.put_nowait(None)
-            return
-        self.queue.put_nowait(frame_)
-
-    async def write_loop(self) -> None:
-        ws = self.ws
-        while True:
-            item = await self.queue.get()
-            if item is None:
-                with contextlib.suppress(Exception):
-                    await ws.close(code=POLICY_VIOLATION, reason=self.close_reason)
-                return
-            await ws.send_text(item.decode())
-
-
-class Bucket:
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.t = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
-        self.t = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-def error_frame(code: str, message: str, cid: str | None = None) -> bytes:
-    return frame({"type": "error", "id": cid, "code": code, "message": message})
+    limits: Limits = field(default_factory=Limits)
+    secret: str | None = None  # the signing secret; None: the one kept in the database
+    old_secrets: tuple[str, ...] = ()  # still accepted, during a rotation
+    token_max_age: int = DEFAULT_MAX_AGE  # seconds a guest token is valid after it is signed
 
 
 class Server:
@@ -112,6 +62,13 @@ class Server:
         self.lobby: Lobby | None = None
         self.identity: Identity | None = None
         self.counter = 0
+        self.sockets = Sockets(self)
+        limits = config.limits
+        self.guest_rate = RateLimiter(limits.guests_per_minute, limits.guest_burst, "new guests")
+        self.table_rate = RateLimiter(limits.tables_per_minute, limits.table_burst, "new tables")
+        self.release = release_hash() if WEB_DIR.is_dir() else "dev"
+        page = WEB_DIR / "index.html"
+        self.page = render_index(page.read_text(), self.release) if page.is_file() else None
 
     # -- life -------------------------------------------------------------------------------------
 
@@ -119,11 +76,18 @@ class Server:
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         store = await self.store_factory()
         self.store = store
-        secret = await store.get_meta("secret")
-        if secret is None:
-            secret = secrets.token_hex(32)
-            await store.set_meta("secret", secret)
-        self.identity = Identity(secret)
+        kept = await store.get_meta("secret")
+        if kept is None and self.config.secret is None:
+            kept = secrets.token_hex(32)
+            await store.set_meta("secret", kept)
+        if self.config.secret is None:
+            assert kept is not None
+            secret, old = kept, self.config.old_secrets
+        else:
+            # The database's secret is still accepted: tokens signed before a secret was set in
+            # the environment stay valid until they expire.
+            secret, old = self.config.secret, (*self.config.old_secrets, *([kept] if kept else []))
+        self.identity = Identity(secret, old, self.config.token_max_age)
         self.counter = int(await store.get_meta("table_counter") or 0)
         seed = self.config.test_seed
         self.lobby = Lobby(
@@ -136,8 +100,6 @@ class Server:
         recovered = await self.lobby.recover()
         if recovered:
             log.warning("rebuilt %d unfinished table(s) from the event log", recovered)
-        if self.config.on_ready is not None:
-            self.config.on_ready()
         try:
             yield
         finally:
@@ -156,40 +118,71 @@ class Server:
 
     async def new_guest(self, request: Request) -> Response:
         assert self.identity is not None and self.store is not None
-        body = await _json(request)
         try:
-            guest, nick, token = self.identity.new_guest(body.get("nickname"))
-        except ValueError as exc:
-            return _error(400, "bad_nickname", str(exc))
+            self.guest_rate.take(client_address(request.scope))
+            body = hs.decode(hs.NewGuest, await read_body(request), empty_ok=True)
+            try:
+                guest, nick, token = self.identity.new_guest(body.nickname)
+            except ValueError as exc:
+                raise HttpError(400, "bad_nickname", str(exc)) from None
+        except HttpError as exc:
+            return _refusal(exc)
         await self.store.add_guest(guest, nick, time.time())
         return JSONResponse({"guest": guest, "nickname": nick, "token": token})
 
-    def _who(self, request: Request) -> tuple[str, str] | None:
+    async def renew_guest(self, request: Request) -> Response:
+        """A fresh token for a valid one: a guest in use keeps his identity past the expiry."""
+        assert self.identity is not None
+        try:
+            guest, nick = self._who(request)
+        except HttpError as exc:
+            return _refusal(exc)
+        return JSONResponse(
+            {"guest": guest, "nickname": nick, "token": self.identity.sign(guest, nick)}
+        )
+
+    def _who(self, request: Request) -> tuple[str, str]:
+        """(guest, nickname) of the request's bearer token, or HttpError 401."""
         assert self.identity is not None
         auth = request.headers.get("authorization", "")
         token = auth[7:] if auth.lower().startswith("bearer ") else ""
-        return self.identity.check(token) if token else None
+        if not token:
+            raise HttpError(401, "unauthenticated", "send 'Authorization: Bearer <guest token>'")
+        state, who, _ = self.identity.inspect(token)
+        if state is TokenState.EXPIRED:
+            raise HttpError(401, "token_expired", "the token has expired: get a new one")
+        if who is None:
+            raise HttpError(401, "bad_token", "the token is not one this server signed")
+        return who
+
+    def _open_tables(self, guest: str) -> int:
+        assert self.lobby is not None
+        return sum(
+            1 for o in self.lobby.owners.values() if o.service.host == guest and not o.service.over
+        )
 
     async def create_table(self, request: Request) -> Response:
         assert self.lobby is not None and self.store is not None
-        who = self._who(request)
-        if who is None:
-            return _error(401, "unauthenticated", "send 'Authorization: Bearer <guest token>'")
-        body = await _json(request)
+        defaults = self.config.defaults
         try:
-            rules = Rules.from_json(body.get("rules", "havana"))
-        except RulesError as exc:
-            return _error(400, exc.code, str(exc))
-        clock = body.get("move_clock", self.config.defaults.move_clock)
-        if not isinstance(clock, int | float) or not 0.5 <= clock <= 600:
-            return _error(400, "bad_clock", "move_clock is 0.5 to 600 seconds")
-        practice = bool(body.get("practice", True))
-        seat = body.get("seat", 0)
-        if seat is not None and seat not in (0, 1, 2, 3):
-            return _error(400, "bad_seat", "seat is 0, 1, 2, 3 or null")
-        settings = replace(
-            self.config.defaults, rules=rules, move_clock=float(clock), practice=practice
-        )
+            who = self._who(request)
+            self.table_rate.take(client_address(request.scope))
+            body = hs.decode(hs.NewTable, await read_body(request))
+            rules = hs.table_rules(body.rules)
+            clock = hs.move_clock(body.move_clock, defaults.move_clock)
+            seat = hs.seat(body.seat)
+            bot = hs.bot(body.bot, defaults.bot)
+            cap = self.config.limits.max_open_tables
+            if cap and self._open_tables(who[0]) >= cap:
+                raise HttpError(
+                    429,
+                    "too_many_tables",
+                    f"you host {cap} unfinished tables already: finish or leave one first",
+                    {"Retry-After": "60"},
+                )
+        except HttpError as exc:
+            return _refusal(exc)
+        settings = replace(defaults, rules=rules, move_clock=clock, practice=body.practice, bot=bot)
         owner = await self.lobby.create(who[0], who[1], settings, seat)
         await self.store.set_meta("table_counter", str(self.counter))
         base = str(request.base_url).rstrip("/")
@@ -242,110 +235,24 @@ class Server:
         return Response(msgspec.json.encode(out), media_type="application/json")
 
     async def index(self, request: Request) -> Response:
-        page = WEB_DIR / "index.html"
-        if page.is_file():
-            return FileResponse(page)
-        return HTMLResponse(_PLACEHOLDER)
+        """The page, its script and style URLs under this release's prefix (server.assets)."""
+        headers = {"cache-control": "no-cache"}
+        return HTMLResponse(self.page or _PLACEHOLDER, headers=headers)
 
     # -- WebSocket --------------------------------------------------------------------------------
 
     async def ws(self, ws: WebSocket) -> None:
-        await ws.accept()
-        cfg = self.config
-        conn = Connection(ws, cfg.queue_limit)
-        writer = asyncio.create_task(conn.write_loop())
-        bucket = Bucket(cfg.rate, cfg.burst)
-        strikes = 0
-        try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                raw = message.get("text")
-                if raw is None:
-                    raw = message.get("bytes") or b""
-                if not bucket.take():
-                    strikes += 1
-                    if strikes > cfg.strikes:
-                        # The frames already queued go out first, then the close.
-                        conn.close_reason = "rate limit"
-                        conn.queue.put_nowait(None)
-                        with contextlib.suppress(Exception):
-                            await asyncio.wait_for(asyncio.shield(writer), 5)
-                        return
-                    conn.push(
-                        error_frame("rate_limited", "too many messages: slow down", _peek_id(raw))
-                    )
-                    continue
-                try:
-                    msg = parse(raw)
-                except ProtocolError as exc:
-                    conn.push(error_frame(exc.code, exc.message, exc.cid))
-                    continue
-                await self._dispatch(conn, msg)
-                if writer.done():
-                    break
-        except Exception:  # a broken socket ends this connection only
-            log.debug("connection ended", exc_info=True)
-        finally:
-            if conn.owner is not None:
-                conn.owner.detach(conn)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
-
-    async def _dispatch(self, conn: Connection, msg: Any) -> None:
-        assert self.identity is not None and self.lobby is not None
-        if isinstance(msg, Hello):
-            if conn.owner is not None:
-                conn.push(error_frame("already_joined", "this connection has joined a table"))
-                return
-            who = self.identity.check(msg.token)
-            if who is None:
-                conn.push(error_frame("bad_token", "the token is not one this server signed"))
-                return
-            owner = await self.lobby.get(msg.table)
-            if owner is None:
-                conn.push(error_frame("no_table", f"there is no live table {msg.table!r}"))
-                return
-            conn.guest, conn.nickname = who
-            conn.watcher = msg.role == "spectator"
-            conn.owner = owner
-            owner.attach(conn, msg.last_seq)
-            return
-        if isinstance(msg, Ping):
-            conn.push(frame({"type": "pong", "id": msg.id, "ts": time.time()}))
-            return
-        if conn.owner is None:
-            conn.push(
-                error_frame(
-                    "unauthenticated", "say hello (token and table) first", getattr(msg, "id", None)
-                )
-            )
-            return
-        if isinstance(msg, Sync):
-            conn.owner.sync(conn, msg.last_seq)
-            return
-        if conn.watcher:
-            conn.push(error_frame("spectator", "spectators only watch", getattr(msg, "id", None)))
-            return
-        body = msgspec.structs.asdict(msg)
-        body["type"] = type(msg).__struct_config__.tag
-        if body["type"] == "sit":
-            body["nickname"] = conn.nickname
-        conn.owner.command(conn, body)
-
-
-async def _json(request: Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except Exception:
-        return {}
-    return body if isinstance(body, dict) else {}
+        await self.sockets.serve(ws)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"code": code, "message": message}, status_code=status)
+
+
+def _refusal(exc: HttpError) -> JSONResponse:
+    return JSONResponse(
+        {"code": exc.code, "message": exc.message}, status_code=exc.status, headers=exc.headers
+    )
 
 
 _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>tranque</title>
@@ -359,6 +266,7 @@ def create_app(
     server = Server(config, store_factory)
     routes: list[Any] = [
         Route("/api/guests", server.new_guest, methods=["POST"]),
+        Route("/api/guests/renew", server.renew_guest, methods=["POST"]),
         Route("/api/tables", server.create_table, methods=["POST"]),
         Route("/api/tables/{table}", server.table_info),
         Route("/api/tables/{table}/record", server.table_record),
@@ -366,12 +274,18 @@ def create_app(
         Route("/health", lambda r: JSONResponse({"ok": True})),
         WebSocketRoute("/ws", server.ws),
         Route("/t/{table}", server.index),
+        Route("/", server.index),
+        Route("/index.html", server.index),
     ]
     if WEB_DIR.is_dir():
-        routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
-    else:
-        routes.append(Route("/", server.index))
-    app = Starlette(routes=routes, lifespan=server.lifespan)
+        versioned = CachedStatic(directory=WEB_DIR, cache_control=IMMUTABLE)
+        routes.append(Mount(f"/assets/{server.release}", versioned, name="assets"))
+        routes.append(Mount("/", CachedStatic(directory=WEB_DIR, cache_control="no-cache")))
+    middleware = [
+        Middleware(EdgeMiddleware),
+        Middleware(GZipMiddleware, minimum_size=512),
+    ]
+    app = Starlette(routes=routes, middleware=middleware, lifespan=server.lifespan)
     app.state.server = server
     return app
 

@@ -318,6 +318,9 @@ def run_bench(args: argparse.Namespace) -> int:
     cmd = [sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
     cmd += ["--db", db, "--pass-delay", pass_delay, "--bot-delay", "0", "--between-hands", "0"]
     cmd += ["--rate", "1000", "--grace", "600"]
+    # One client address opens every socket and table of the benchmark: no per-client limits.
+    cmd += ["--guests-per-minute", "0", "--tables-per-minute", "0", "--max-sockets-per-ip", "0"]
+    cmd += ["--max-open-tables", "0"]
     server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     load: subprocess.Popen[str] | None = None
     try:

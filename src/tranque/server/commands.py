@@ -1,18 +1,52 @@
 """``tranque serve`` and ``tranque bench server``: the server on uvicorn, and its benchmark.
 
 This module is the composition root: it plugs the SQL store into the app's ``TableStore`` port.
+Every setting of ``serve`` is a flag, and most have an environment variable (``TRANQUE_*``) that
+sets the default; a bad value exits with code 2 and one line, before anything starts.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
 import logging
+import math
+import os
 import socket
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from tranque.commands import CommandError
+
+# The flags whose default comes from an environment variable, and that variable.
+_ENV = {
+    "guests_per_minute": "TRANQUE_GUESTS_PER_MINUTE",
+    "guest_burst": "TRANQUE_GUEST_BURST",
+    "tables_per_minute": "TRANQUE_TABLES_PER_MINUTE",
+    "table_burst": "TRANQUE_TABLE_BURST",
+    "max_open_tables": "TRANQUE_MAX_OPEN_TABLES",
+    "max_spectators": "TRANQUE_MAX_SPECTATORS",
+    "max_sockets_per_ip": "TRANQUE_MAX_SOCKETS_PER_IP",
+    "token_days": "TRANQUE_TOKEN_DAYS",
+    "secret_file": "TRANQUE_SECRET_FILE",
+}
+
+
+_LIMIT_FLAGS = [
+    ("guests_per_minute", "10", "new guests per minute per client address"),
+    ("guest_burst", "20", "new guests at once per client address"),
+    ("tables_per_minute", "30", "new tables per minute per client address"),
+    ("table_burst", "30", "new tables at once per client address"),
+    ("max_open_tables", "5", "unfinished tables one guest may host"),
+    ("max_spectators", "50", "spectators per table"),
+    ("max_sockets_per_ip", "64", "open WebSockets per client address"),
+]
+
+
+def _env(dest: str, default: str | None) -> str | None:
+    return os.environ.get(_ENV[dest], default)
 
 
 def register(subparsers: Any) -> None:
@@ -21,32 +55,59 @@ def register(subparsers: Any) -> None:
         help="run the online table server (WebSocket + HTTP)",
         description="Serve tables over WebSocket on uvicorn; every event is kept in the database.",
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
-    serve.add_argument(
-        "--db", default="sqlite:///tranque.db", help="database URL (sqlite:///tranque.db)"
-    )
-    serve.add_argument("--move-clock", type=float, default=25.0, metavar="S", help="default 25")
-    serve.add_argument("--pass-delay", type=float, default=1.0, metavar="S", help="default 1")
-    serve.add_argument("--bot-delay", type=float, default=0.8, metavar="S", help="default 0.8")
-    serve.add_argument("--between-hands", type=float, default=4.0, metavar="S", help="default 4")
-    serve.add_argument("--grace", type=float, default=60.0, metavar="S", help="default 60")
-    serve.add_argument("--fair-window", type=float, default=3.0, metavar="S", help="default 3")
-    serve.add_argument("--choose-window", type=float, default=15.0, metavar="S")
-    serve.add_argument("--redeal-window", type=float, default=15.0, metavar="S")
-    serve.add_argument("--bot", default="heuristic", help="bot for empty seats and clocks")
-    serve.add_argument("--rate", type=float, default=20.0, help="messages/s per connection")
-    serve.add_argument(
+    # Values are parsed by ``_settings`` rather than argparse's ``type=``, so that a bad one is
+    # one line on standard error, like every other error of the command.
+    add = serve.add_argument
+    add("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    add("--port", default="8000", help="port (8000; 0 picks a free one)")
+    add("--db", default="sqlite:///tranque.db", help="database URL (sqlite:///tranque.db)")
+    add("--move-clock", default="25", metavar="S", help="default seconds per play (0.5-600; 25)")
+    add("--pass-delay", default="1", metavar="S", help="default 1")
+    add("--bot-delay", default="0.8", metavar="S", help="default 0.8")
+    add("--between-hands", default="4", metavar="S", help="default 4")
+    add("--grace", default="60", metavar="S", help="default 60")
+    add("--fair-window", default="3", metavar="S", help="default 3")
+    add("--choose-window", default="15", metavar="S")
+    add("--redeal-window", default="15", metavar="S")
+    add("--bot", default="heuristic", help="bot for empty seats and clocks")
+    add("--rate", default="20", help="messages/s per connection (20)")
+    add(
         "--ws-compression",
         action="store_true",
         help="compress WebSocket frames (permessage-deflate): fewer bytes, more CPU per frame",
     )
-    serve.add_argument(
+    limits = serve.add_argument_group("limits per client (0: no limit)")
+    for dest, default, what in _LIMIT_FLAGS:
+        limits.add_argument(
+            "--" + dest.replace("_", "-"),
+            default=_env(dest, default),
+            metavar="N",
+            help=f"{what} ({default}; {_ENV[dest]})",
+        )
+    sec = serve.add_argument_group("origins and tokens")
+    sec.add_argument(
+        "--allow-origin",
+        action="append",
+        default=None,
+        metavar="ORIGIN",
+        help="a browser Origin allowed on /ws besides the server's own (repeatable; "
+        "TRANQUE_ALLOW_ORIGINS, comma-separated)",
+    )
+    sec.add_argument(
+        "--token-days", default=_env("token_days", "30"), metavar="D",
+        help="days a guest token is valid after it is signed or renewed (30)",
+    )  # fmt: skip
+    sec.add_argument(
+        "--secret-file", default=_env("secret_file", None), metavar="PATH",
+        help="the token signing secret (first line) and old ones still accepted (later lines); "
+        "else TRANQUE_SECRET and TRANQUE_OLD_SECRETS, else the database's",
+    )  # fmt: skip
+    add(
         "--test-seed",
         metavar="HEX",
         help=argparse.SUPPRESS,  # reproducible server seeds and table ids: tests only, insecure
     )
-    serve.add_argument("--log-level", default="warning")
+    add("--log-level", default="warning")
     serve.set_defaults(func=run_serve)
 
     bench = _bench_parser(subparsers)
@@ -79,26 +140,154 @@ def _bench_parser(subparsers: Any) -> Any:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
+    if not 0 < args.seconds <= 3600 or not 0 <= args.warmup <= 600:
+        raise CommandError("--seconds must be more than 0 (at most 3600), --warmup 0 to 600")
+    if args.rate < 0:
+        raise CommandError(f"--rate must be 0 (flat out) or more, not {args.rate:g}")
     from tranque.server.bench import run_bench
 
     return int(run_bench(args))
 
 
-def build_app(args: argparse.Namespace) -> Any:
+def _flag(dest: str) -> str:
+    """The flag's name for a message, with its environment variable if it has one."""
+    flag = "--" + dest.replace("_", "-")
+    return f"{flag} ({_ENV[dest]})" if dest in _ENV else flag
+
+
+def _number(args: argparse.Namespace, dest: str, low: float, high: float = math.inf) -> float:
+    flag = _flag(dest)
+    raw = getattr(args, dest)
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise CommandError(f"{flag} must be a number, not {raw!r}") from None
+    if not low <= value <= high:
+        top = "" if high == math.inf else f" to {high:g}"
+        raise CommandError(f"{flag} must be {low:g}{top or ' or more'}, not {raw}")
+    return value
+
+
+def _integer(args: argparse.Namespace, dest: str, low: int, high: int | None = None) -> int:
+    flag = _flag(dest)
+    raw = getattr(args, dest)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise CommandError(f"{flag} must be a whole number, not {raw!r}") from None
+    if value < low or (high is not None and value > high):
+        top = f" to {high}" if high is not None else " or more"
+        raise CommandError(f"{flag} must be {low}{top}, not {raw}")
+    return value
+
+
+def check_db_url(url: str) -> None:
+    """A CommandError naming what is wrong with ``url`` before the server tries to open it."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise CommandError(f"--db must be a sqlite:/// or postgresql:// URL, not {url!r}") from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        path = parsed.database or ""
+        if path and path != ":memory:" and not path.startswith("file:"):
+            parent = Path(path).expanduser().absolute().parent
+            if not parent.is_dir():
+                raise CommandError(f"--db: the directory {parent} does not exist")
+            if not os.access(parent, os.W_OK):
+                raise CommandError(f"--db: the directory {parent} is not writable")
+    elif backend in ("postgresql", "postgres"):
+        if importlib.util.find_spec("asyncpg") is None:
+            raise CommandError(
+                "--db postgresql:// needs the asyncpg driver: install the postgres extra "
+                "(pip install 'tranque[postgres]')"
+            )
+    else:
+        raise CommandError(f"--db must be a sqlite:/// or postgresql:// URL, not {url!r}")
+
+
+def _secrets(args: argparse.Namespace) -> tuple[str | None, tuple[str, ...]]:
+    """(signing secret, old secrets) from --secret-file, else the environment; (None, ()) if
+    neither is set: the database's secret then."""
+    if args.secret_file:
+        try:
+            lines = Path(args.secret_file).read_text().splitlines()
+        except OSError as exc:
+            raise CommandError(f"--secret-file: cannot read {args.secret_file}: {exc}") from None
+        keys = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+        if not keys:
+            raise CommandError(f"--secret-file: {args.secret_file} has no secret in it")
+        return keys[0], tuple(keys[1:])
+    secret = os.environ.get("TRANQUE_SECRET", "").strip()
+    old = tuple(
+        s.strip() for s in os.environ.get("TRANQUE_OLD_SECRETS", "").split(",") if s.strip()
+    )
+    if not secret:
+        if old:
+            raise CommandError("TRANQUE_OLD_SECRETS is set but TRANQUE_SECRET is not")
+        return None, ()
+    return secret, old
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    """Every value of ``serve``, checked: a CommandError for the first bad one."""
+    from tranque.server.edge import Limits
+
+    out: dict[str, Any] = {}
+    out["port"] = _integer(args, "port", 0, 65535)
+    check_db_url(args.db)
+    out["move_clock"] = _number(args, "move_clock", 0.5, 600)
+    for dest in ("pass_delay", "bot_delay", "between_hands", "fair_window"):
+        out[dest] = _number(args, dest, 0, 600)
+    for dest in ("grace", "choose_window", "redeal_window"):
+        out[dest] = _number(args, dest, 0, 3600)
+    out["rate"] = _number(args, "rate", 0.1, 100_000)
+    from tranque.bots.base import make_bot
+
+    try:
+        make_bot(args.bot)
+    except ValueError as exc:
+        raise CommandError(f"--bot: {exc}") from None
+    origins = list(args.allow_origin or [])
+    env_origins = os.environ.get("TRANQUE_ALLOW_ORIGINS", "")
+    origins += [o.strip() for o in env_origins.split(",") if o.strip()]
+    for origin in origins:
+        if not origin.startswith(("http://", "https://")):
+            raise CommandError(f"--allow-origin is scheme://host[:port], not {origin!r}")
+    out["limits"] = Limits(
+        guests_per_minute=_number(args, "guests_per_minute", 0),
+        guest_burst=_integer(args, "guest_burst", 1),
+        tables_per_minute=_number(args, "tables_per_minute", 0),
+        table_burst=_integer(args, "table_burst", 1),
+        max_open_tables=_integer(args, "max_open_tables", 0),
+        max_spectators=_integer(args, "max_spectators", 0),
+        max_sockets_per_ip=_integer(args, "max_sockets_per_ip", 0),
+        allow_origins=tuple(origins),
+    )
+    out["token_max_age"] = max(1, round(_number(args, "token_days", 1e-5, 3650) * 86400))
+    out["secret"], out["old_secrets"] = _secrets(args)
+    return out
+
+
+def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) -> Any:
     from tranque.server.app import ServerConfig, create_app
     from tranque.store import open_store
     from tranque.table.service import TableSettings
 
+    v = settings if settings is not None else _settings(args)
     defaults = replace(
         TableSettings(),
-        move_clock=args.move_clock,
-        pass_delay=args.pass_delay,
-        bot_delay=args.bot_delay,
-        between_hands=args.between_hands,
-        grace=args.grace,
-        fair_window=args.fair_window,
-        choose_window=args.choose_window,
-        redeal_window=args.redeal_window,
+        move_clock=v["move_clock"],
+        pass_delay=v["pass_delay"],
+        bot_delay=v["bot_delay"],
+        between_hands=v["between_hands"],
+        grace=v["grace"],
+        fair_window=v["fair_window"],
+        choose_window=v["choose_window"],
+        redeal_window=v["redeal_window"],
         bot=args.bot,
     )
     seed = None
@@ -107,8 +296,16 @@ def build_app(args: argparse.Namespace) -> Any:
             seed = bytes.fromhex(args.test_seed)
         except ValueError:
             raise CommandError("--test-seed is hex") from None
-    config = ServerConfig(defaults=defaults, test_seed=seed, rate=args.rate, burst=3 * args.rate)
-    config.on_ready = getattr(args, "on_ready", None)
+    config = ServerConfig(
+        defaults=defaults,
+        test_seed=seed,
+        rate=v["rate"],
+        burst=3 * v["rate"],
+        limits=v["limits"],
+        secret=v["secret"],
+        old_secrets=v["old_secrets"],
+        token_max_age=v["token_max_age"],
+    )
     url = args.db
 
     async def store_factory() -> Any:
@@ -120,18 +317,13 @@ def build_app(args: argparse.Namespace) -> Any:
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    if not args.db.startswith(("sqlite:", "postgresql:", "postgres:", "sqlite+", "postgresql+")):
-        raise CommandError(f"--db must be a sqlite:/// or postgresql:// URL, not {args.db!r}")
+    settings = _settings(args)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    address: list[str] = []
-    args.on_ready = lambda: print(
-        f"tranque: serving at {address[0]}  (database {args.db})", flush=True
-    )
-    app = build_app(args)
+    app = build_app(args, settings)
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((args.host, args.port))
+        sock.bind((args.host, settings["port"]))
     except OSError as exc:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
     sock.set_inheritable(True)
@@ -147,11 +339,38 @@ def run_serve(args: argparse.Namespace) -> int:
         lifespan="on",
         timeout_graceful_shutdown=3,
     )
-    server = uvicorn.Server(config)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    line = f"tranque: serving at http://{host}:{port}/  (database {args.db})"
+    server = _uvicorn_server()(config, app.state.server, line)
     # Fewer, later collections: a full collection over many live tables is a latency spike.
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    address.append(f"http://{host}:{port}/")
     server.run(sockets=[sock])
     return 0
+
+
+def _uvicorn_server() -> type[Any]:
+    import uvicorn
+
+    class Uvicorn(uvicorn.Server):
+        """uvicorn's server, with the start line once the socket listens and a stop that closes
+        every WebSocket with 1001 (going away) before uvicorn's own shutdown."""
+
+        def __init__(self, config: uvicorn.Config, app_server: Any, line: str) -> None:
+            super().__init__(config)
+            self.app_server = app_server
+            self.line = line
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started and not self.should_exit:
+                # Only now: the listening socket accepts connections.
+                print(self.line, flush=True)
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            for listener in getattr(self, "servers", []):
+                listener.close()  # no new connections while the open ones are told to go
+            await self.app_server.sockets.drain()
+            await super().shutdown(sockets=sockets)
+
+    return Uvicorn

@@ -103,6 +103,7 @@ class Store:
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0  # group commits made (for the benchmark)
+        self._writing = False  # a group taken from the queue and not yet committed
 
     @property
     def dialect(self) -> str:
@@ -173,7 +174,8 @@ class Store:
             self._checkpointer = None
         if self._writer is not None:
             # Let what is queued be written, then stop.
-            while not self._queue.empty():
+            # A group already taken off the queue is finished too (a clean stop loses nothing).
+            while not self._queue.empty() or self._writing:
                 await asyncio.sleep(0.01)
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -199,6 +201,7 @@ class Store:
     async def _write_loop(self) -> None:
         while True:
             first = await self._queue.get()
+            self._writing = True
             group = [first]
             rows = len(first[1])
             while not self._queue.empty() and rows < MAX_GROUP:
@@ -220,6 +223,8 @@ class Store:
                         if not item[2].done():
                             item[2].set_result(None)
                 continue
+            finally:
+                self._writing = False
             for _, _, fut in group:
                 if not fut.done():
                     fut.set_result(None)

@@ -42,12 +42,31 @@ function h(tag, attrs = {}, ...kids) {
 
 // -- identity ------------------------------------------------------------------------------------
 
+// A guest token expires (30 days by default) unless it is renewed while still valid: the saved
+// one is renewed once per page load, and an expired or unknown one makes a new guest of the same
+// nickname.
+let renewed = false;
+
 async function identity(nickname) {
-  const saved = store.get("guest");
+  let saved = store.get("guest");
   const nick = (nickname || "").trim();
+  if (saved && !renewed) {
+    try {
+      const g = await api("/api/guests/renew", { method: "POST", token: saved.token });
+      store.set("guest", g);
+      saved = g;
+      renewed = true;
+    } catch (e) {
+      if (e.status === 401) {
+        store.set("guest", null);
+        return identity(nick || saved.nickname);
+      }
+    }
+  }
   if (saved && (!nick || nick === saved.nickname)) return saved;
   const g = await api("/api/guests", { method: "POST", body: { nickname: nick || null } });
   store.set("guest", g);
+  renewed = true;
   return g;
 }
 
@@ -58,6 +77,7 @@ const app = {
   sock: null,
   m: null, // the table model
   toastTimer: null,
+  rejoined: false,
 };
 
 function route() {
@@ -313,6 +333,14 @@ async function openTable(table) {
 
 function onFrame(m, f) {
   if (app.m !== m) return;
+  if (f.type === "token") {
+    // The server renews a token past half its life: keep the new one (same guest).
+    const saved = store.get("guest");
+    if (saved) store.set("guest", { ...saved, token: f.token });
+    if (m.me) m.me.token = f.token;
+    if (app.sock) app.sock.token = f.token; // its next hello, after a reconnect
+    return;
+  }
   if (f.type === "sync") {
     m.info = f.table;
     m.seq = f.seq;
@@ -350,6 +378,14 @@ function onFrame(m, f) {
   if (f.type === "error") {
     if (f.code === "stale") {
       app.sock.sendRaw({ type: "sync", last_seq: m.seq });
+      return;
+    }
+    if ((f.code === "token_expired" || f.code === "bad_token") && !app.rejoined) {
+      // The saved identity is no longer good here: make a new one and join again (once).
+      app.rejoined = true;
+      store.set("guest", null);
+      renewed = false;
+      route();
       return;
     }
     if (f.code === "no_table") {

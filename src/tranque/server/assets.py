@@ -1,0 +1,48 @@
+"""The browser client's files: the page, and its scripts and styles under a versioned prefix.
+
+The page (``index.html``) is sent with ``Cache-Control: no-cache``, its ``/js/`` and ``/css/``
+URLs rewritten to ``/assets/<release>/...``, where ``<release>`` is a hash of every file of the
+client taken at start. Those are cached for a year (``immutable``): a new release has a new
+hash, so the browser fetches it at once, and the ES modules' relative imports resolve under the
+same prefix. The unversioned paths still work, revalidated on every use (``no-cache``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+from starlette.responses import Response
+from starlette.staticfiles import StaticFiles
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+IMMUTABLE = "public, max-age=31536000, immutable"
+_ASSET_URL = re.compile(r'(href|src)="/(js|css)/')
+
+
+def release_hash(directory: Path = WEB_DIR) -> str:
+    """A short hash of every file under ``directory`` (names and contents)."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(directory)).encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def render_index(html: str, release: str) -> str:
+    return _ASSET_URL.sub(rf'\1="/assets/{release}/\2/', html)
+
+
+class CachedStatic(StaticFiles):
+    """StaticFiles with a ``Cache-Control`` of its own."""
+
+    def __init__(self, *args: Any, cache_control: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.cache_control = cache_control
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["cache-control"] = self.cache_control
+        return response

@@ -1,0 +1,177 @@
+"""What the server does at its edge before a request reaches a route: limits and headers.
+
+- Bodies: a ``Content-Length`` over ``MAX_BODY`` gets 413 before a byte of the body is read; the
+  routes that read a body read it through ``read_body``, which stops at the limit (a chunked body
+  with no length is refused the moment it passes it).
+- Headers: every HTTP answer carries a Content-Security-Policy without inline script, nosniff, a
+  Referrer-Policy and ``frame-ancestors 'none'``; and a ``Cache-Control`` when the route set none
+  (``no-store`` for the API, ``no-cache`` for pages and unversioned files).
+- Rates and caps: per-client token buckets (guests and tables created), keyed by the client's
+  address; the counts of sockets per address and spectators per table live with the sockets.
+- Origins: a browser's WebSocket from a page of another site is refused.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tranque.server.http_schemas import MAX_BODY, HttpError
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The edge's settings (``tranque serve`` flags and ``TRANQUE_*`` variables; 0: no limit)."""
+
+    guests_per_minute: float = 10.0  # new guests per client address, sustained
+    guest_burst: int = 20
+    tables_per_minute: float = 30.0  # new tables per client address, sustained
+    table_burst: int = 30
+    max_open_tables: int = 5  # unfinished tables a guest hosts
+    max_spectators: int = 50  # spectator sockets per table
+    max_sockets_per_ip: int = 64  # open WebSockets per client address
+    allow_origins: tuple[str, ...] = ()  # browser Origins allowed on /ws besides the server's own
+
+
+class EdgeMiddleware:
+    """Refuses bodies over the limit by their length and adds the security and cache headers."""
+
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        default_cache = b"no-store" if path.startswith("/api/") else b"no-cache"
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                headers.extend(h for h in SECURITY_HEADERS if h[0] not in names)
+                if b"cache-control" not in names:
+                    headers.append((b"cache-control", default_cache))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        length = Headers(scope=scope).get("content-length")
+        if length is not None:
+            try:
+                too_large = int(length) > self.max_body
+            except ValueError:
+                too_large = False
+            if too_large:
+                await _send_error(send_with_headers, HttpError(*_too_large()))
+                return
+        await self.app(scope, receive, send_with_headers)
+
+
+def _too_large() -> tuple[int, str, str]:
+    return 413, "too_large", f"request bodies are limited to {MAX_BODY} bytes"
+
+
+async def _send_error(send: Send, err: HttpError) -> None:
+    import json
+
+    body = json.dumps({"code": err.code, "message": err.message}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+        *((k.lower().encode(), v.encode()) for k, v in err.headers.items()),
+    ]
+    await send({"type": "http.response.start", "status": err.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The request's body, or HttpError 413 as soon as it passes ``limit`` bytes."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise HttpError(*_too_large())
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def client_address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class RateLimiter:
+    """A token bucket per client address: ``per_minute`` sustained, ``burst`` at once."""
+
+    MAX_KEYS = 100_000  # past this many addresses, the full (idle) buckets are forgotten
+
+    def __init__(self, per_minute: float, burst: int, what: str) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(max(burst, 1))
+        self.what = what
+        self.buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, time)
+
+    def take(self, key: str) -> None:
+        """Take one token for ``key``, or HttpError 429 with the seconds until the next."""
+        if self.rate <= 0:
+            return
+        now = time.monotonic()
+        tokens, then = self.buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        if tokens < 1:
+            self.buckets[key] = (tokens, now)
+            wait = max(1, math.ceil((1 - tokens) / self.rate))
+            raise HttpError(
+                429,
+                "rate_limited",
+                f"too many {self.what} from your address: try again in {wait} s",
+                {"Retry-After": str(wait)},
+            )
+        self.buckets[key] = (tokens - 1, now)
+        if len(self.buckets) > self.MAX_KEYS:
+            self._forget(now)
+
+    def _forget(self, now: float) -> None:
+        for key, (tokens, then) in list(self.buckets.items()):
+            if tokens + (now - then) * self.rate >= self.burst:
+                del self.buckets[key]
+
+
+def origin_allowed(headers: Headers, allowed: Iterable[str]) -> bool:
+    """No Origin (not a browser), the server's own host, or one of ``allowed``.
+
+    The server's own is the request's ``Host``, whatever the scheme: behind a TLS proxy the
+    socket is ``ws`` while the page is ``https``, and a page of another site has another host.
+    """
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/").lower()
+    if origin in {a.rstrip("/").lower() for a in allowed}:
+        return True
+    host = headers.get("host", "").lower()
+    scheme, sep, netloc = origin.partition("://")
+    return bool(sep) and scheme in ("http", "https") and bool(host) and netloc == host

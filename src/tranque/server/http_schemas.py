@@ -1,0 +1,137 @@
+"""The HTTP request bodies, as typed msgspec schemas, and the bounds the edge puts on them.
+
+Every field has one type and no coercion: ``"practice": "false"`` is not a bool and ``"seat":
+1.0`` is not a seat, so each gets a 400 with a code and a sentence rather than a guess. Unknown
+fields are refused. The rules core checks that the options make a game; the edge adds upper
+bounds, so that nobody can open a table that would never end (a target of 10^30).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypeVar
+
+import msgspec
+
+from tranque.rules.errors import RulesError
+from tranque.rules.variants import Rules
+
+MAX_BODY = 1024 * 1024  # bytes; larger bodies get 413 before they are read whole
+
+# Upper bounds on the rule options a table may be created with (the lower bounds are the rules
+# core's). The presets are all well inside.
+RULE_BOUNDS: dict[str, int] = {
+    "target": 1000,
+    "games_to_win_match": 5,
+    "capicua_multiplier": 4,
+    "first_pass_points": 100,
+    "unanswered_double_lead_points": 200,
+    "redeal_doubles": 10,
+}
+MOVE_CLOCK = (0.5, 600.0)
+
+
+class HttpError(Exception):
+    """A refused request: its status, a code for programs and a sentence for people."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers or {}
+
+
+class NewGuest(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/guests``: an empty body or ``{"nickname": ...}``."""
+
+    nickname: str | None = None
+
+
+class NewTable(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/tables``."""
+
+    rules: str | dict[str, Any] = "havana"
+    move_clock: float | None = None  # seconds; None: the server's default
+    practice: bool = True
+    seat: int | None = 0
+    bot: str | None = None  # the bot for empty seats and clocks; None: the server's default
+
+
+# The code of a mistyped field, by the field's name; anything else is ``bad_request``.
+_FIELD_CODES = {
+    "nickname": "bad_nickname",
+    "rules": "bad_rules",
+    "move_clock": "bad_clock",
+    "practice": "bad_practice",
+    "seat": "bad_seat",
+    "bot": "bad_bot",
+}
+_AT = re.compile(r"at `\$\.(\w+)")
+_DECODERS: dict[type[Any], msgspec.json.Decoder[Any]] = {
+    NewGuest: msgspec.json.Decoder(NewGuest),
+    NewTable: msgspec.json.Decoder(NewTable),
+}
+
+
+T = TypeVar("T")
+
+
+def decode(schema: type[T], body: bytes, *, empty_ok: bool = False) -> T:
+    """The body as ``schema``, or HttpError 400 naming the field that is wrong."""
+    if not body.strip():
+        if empty_ok:
+            return schema()
+        raise HttpError(400, "malformed", "the body must be a JSON object")
+    try:
+        return _DECODERS[schema].decode(body)  # type: ignore[no-any-return]
+    except msgspec.DecodeError as exc:
+        if not isinstance(exc, msgspec.ValidationError):
+            raise HttpError(400, "malformed", f"the body is not JSON: {exc}") from None
+        text = str(exc)
+        if text.startswith("Object contains unknown field"):
+            raise HttpError(400, "unknown_field", f"{text}") from None
+        match = _AT.search(text)
+        if match is None:
+            raise HttpError(400, "malformed", f"the body must be a JSON object: {text}") from None
+        field = match.group(1)
+        raise HttpError(400, _FIELD_CODES.get(field, "bad_request"), f"{field}: {text}") from None
+
+
+def table_rules(spec: str | dict[str, Any]) -> Rules:
+    """The rules of a new table, within the edge's bounds."""
+    try:
+        rules = Rules.from_json(spec)
+    except RulesError as exc:
+        raise HttpError(400, exc.code, str(exc)) from None
+    for name, top in RULE_BOUNDS.items():
+        value = getattr(rules, name)
+        if value > top:
+            raise HttpError(400, "bad_rules", f"rules option {name} is at most {top}, not {value}")
+    return rules
+
+
+def move_clock(value: float | None, default: float) -> float:
+    clock = default if value is None else value
+    low, high = MOVE_CLOCK
+    if not low <= clock <= high:
+        raise HttpError(400, "bad_clock", f"move_clock is {low:g} to {high:g} seconds")
+    return float(clock)
+
+
+def seat(value: int | None) -> int | None:
+    if value is not None and value not in (0, 1, 2, 3):
+        raise HttpError(400, "bad_seat", "seat is 0, 1, 2, 3 or null")
+    return value
+
+
+def bot(value: str | None, default: str) -> str:
+    if value is None:
+        return default
+    from tranque.bots.base import make_bot
+
+    try:
+        make_bot(value)
+    except ValueError as exc:
+        raise HttpError(400, "bad_bot", str(exc)) from None
+    return value

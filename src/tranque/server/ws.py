@@ -1,0 +1,259 @@
+"""The WebSocket edge: one ``Connection`` per socket, its rate bucket, and the socket loop.
+
+The loop parses, authenticates and forwards; every decision is the table owner's. The caps
+that concern sockets live here: sockets per client address, spectators per table, and the
+Origin of a browser's socket. ``Sockets.drain`` closes every socket with 1001 (going away) on a
+clean stop, so that clients reconnect to the next server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+from starlette.websockets import WebSocket
+
+from tranque.server.edge import Limits, client_address, origin_allowed
+from tranque.server.identity import TokenState
+from tranque.server.protocol import Hello, Ping, ProtocolError, Sync, _peek_id, parse
+from tranque.table.owner import TableOwner, frame
+
+if TYPE_CHECKING:
+    from tranque.server.app import Server
+
+log = logging.getLogger("tranque.server")
+
+GOING_AWAY = 1001
+POLICY_VIOLATION = 1008
+
+
+class Connection:
+    """One WebSocket: its identity, its table, and the ordered queue of frames to send it."""
+
+    def __init__(self, ws: WebSocket, limit: int) -> None:
+        self.ws = ws
+        self.guest: str | None = None
+        self.nickname = "guest"
+        self.watcher = False
+        self.owner: TableOwner | None = None
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.limit = limit
+        self.dropped = False
+        self.closing = False
+        self.close_code = POLICY_VIOLATION
+        self.close_reason = "too slow"
+
+    def push(self, frame_: bytes) -> None:
+        if self.closing:
+            return
+        if self.queue.qsize() >= self.limit:
+            self.dropped = True
+            self.close(POLICY_VIOLATION, "too slow")
+            return
+        self.queue.put_nowait(frame_)
+
+    def close(self, code: int, reason: str) -> None:
+        """Send what is queued, then close with ``code``."""
+        if self.closing:
+            return
+        self.closing = True
+        self.close_code, self.close_reason = code, reason
+        self.queue.put_nowait(None)
+
+    async def write_loop(self) -> None:
+        ws = self.ws
+        while True:
+            item = await self.queue.get()
+            if item is None:
+                with contextlib.suppress(Exception):
+                    await ws.close(code=self.close_code, reason=self.close_reason)
+                return
+            await ws.send_text(item.decode())
+
+
+class Bucket:
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.t = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
+        self.t = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def error_frame(code: str, message: str, cid: str | None = None) -> bytes:
+    return frame({"type": "error", "id": cid, "code": code, "message": message})
+
+
+class Sockets:
+    """Every open socket of the server, counted by client address and by watched table."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.open: dict[Connection, asyncio.Task[None]] = {}
+        self.per_address: Counter[str] = Counter()
+        self.spectators: Counter[str] = Counter()
+        self.closing = False
+
+    @property
+    def limits(self) -> Limits:
+        return self.server.config.limits
+
+    async def serve(self, ws: WebSocket) -> None:
+        if self.closing:
+            await ws.close(code=GOING_AWAY)
+            return
+        if not origin_allowed(ws.headers, self.limits.allow_origins):
+            # Before the handshake: the browser sees a refused upgrade (HTTP 403).
+            log.info("refused a socket from origin %r", ws.headers.get("origin"))
+            await ws.close(code=POLICY_VIOLATION)
+            return
+        address = client_address(ws.scope)
+        cap = self.limits.max_sockets_per_ip
+        if cap and self.per_address[address] >= cap:
+            await ws.accept()
+            with contextlib.suppress(Exception):
+                await ws.close(POLICY_VIOLATION, f"too many connections from your address ({cap})")
+            return
+        self.per_address[address] += 1
+        try:
+            await ws.accept()
+            await self._loop(ws)
+        finally:
+            self.per_address[address] -= 1
+            if self.per_address[address] <= 0:
+                del self.per_address[address]
+
+    async def _loop(self, ws: WebSocket) -> None:
+        cfg = self.server.config
+        conn = Connection(ws, cfg.queue_limit)
+        writer = asyncio.create_task(conn.write_loop())
+        self.open[conn] = writer
+        bucket = Bucket(cfg.rate, cfg.burst)
+        strikes = 0
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if not bucket.take():
+                    strikes += 1
+                    if strikes > cfg.strikes:
+                        # The frames already queued go out first, then the close.
+                        conn.close(POLICY_VIOLATION, "rate limit")
+                        with contextlib.suppress(Exception):
+                            await asyncio.wait_for(asyncio.shield(writer), 5)
+                        return
+                    peek = _peek_id(raw) if raw is not None else None
+                    conn.push(error_frame("rate_limited", "too many messages: slow down", peek))
+                    continue
+                if raw is None:
+                    conn.push(
+                        error_frame("malformed", "messages are JSON in text frames, not binary")
+                    )
+                    continue
+                try:
+                    msg = parse(raw)
+                except ProtocolError as exc:
+                    conn.push(error_frame(exc.code, exc.message, exc.cid))
+                    continue
+                await self._dispatch(conn, msg)
+                if writer.done():
+                    break
+        except Exception:  # a broken socket ends this connection only
+            log.debug("connection ended", exc_info=True)
+        finally:
+            self.open.pop(conn, None)
+            if conn.watcher and conn.owner is not None:
+                self._unwatch(conn.owner.table_id)
+            if conn.owner is not None:
+                conn.owner.detach(conn)
+            if not conn.closing:
+                writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(writer, 5)
+
+    def _unwatch(self, table_id: str) -> None:
+        self.spectators[table_id] -= 1
+        if self.spectators[table_id] <= 0:
+            del self.spectators[table_id]
+
+    async def _dispatch(self, conn: Connection, msg: Any) -> None:
+        server = self.server
+        assert server.identity is not None and server.lobby is not None
+        if isinstance(msg, Hello):
+            if conn.owner is not None:
+                conn.push(error_frame("already_joined", "this connection has joined a table"))
+                return
+            state, who, _ = server.identity.inspect(msg.token)
+            if state is TokenState.EXPIRED:
+                conn.push(error_frame("token_expired", "the token has expired: get a new one"))
+                return
+            if who is None:
+                conn.push(error_frame("bad_token", "the token is not one this server signed"))
+                return
+            owner = await server.lobby.get(msg.table)
+            if owner is None:
+                conn.push(error_frame("no_table", f"there is no live table {msg.table!r}"))
+                return
+            watcher = msg.role == "spectator"
+            cap = self.limits.max_spectators
+            if watcher and cap and self.spectators[owner.table_id] >= cap:
+                conn.push(
+                    error_frame("too_many_spectators", f"this table has {cap} spectators already")
+                )
+                return
+            if watcher:
+                self.spectators[owner.table_id] += 1
+            conn.guest, conn.nickname = who
+            conn.watcher = watcher
+            conn.owner = owner
+            fresh = server.identity.renewal(msg.token)
+            if fresh is not None:
+                # Before the sync (which the table's owner sends): keep it in place of the old.
+                conn.push(frame({"type": "token", "token": fresh}))
+            owner.attach(conn, msg.last_seq)
+            return
+        if isinstance(msg, Ping):
+            conn.push(frame({"type": "pong", "id": msg.id, "ts": time.time()}))
+            return
+        if conn.owner is None:
+            conn.push(
+                error_frame(
+                    "unauthenticated", "say hello (token and table) first", getattr(msg, "id", None)
+                )
+            )
+            return
+        if isinstance(msg, Sync):
+            conn.owner.sync(conn, msg.last_seq)
+            return
+        if conn.watcher:
+            conn.push(error_frame("spectator", "spectators only watch", getattr(msg, "id", None)))
+            return
+        body = msgspec.structs.asdict(msg)
+        body["type"] = type(msg).__struct_config__.tag
+        if body["type"] == "sit":
+            body["nickname"] = conn.nickname
+        conn.owner.command(conn, body)
+
+    async def drain(self, code: int = GOING_AWAY, reason: str = "server shutting down") -> None:
+        """Close every socket with ``code`` after the frames already queued for it."""
+        self.closing = True
+        writers = []
+        for conn, writer in list(self.open.items()):
+            conn.close(code, reason)
+            writers.append(writer)
+        if writers:
+            await asyncio.wait(writers, timeout=5)
