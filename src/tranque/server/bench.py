@@ -1,12 +1,15 @@
-"""``tranque bench server``: a real server process, and N tables of four WebSocket clients.
+"""``tranque bench server``: a real server process, and tables of WebSocket clients against it.
 
 The server runs in its own process (``tranque serve`` on a temporary SQLite file, every event
-persisted); the clients run in this one, on one event loop. Each table's four people play at R
-moves per second (or flat out: each plays the moment its turn comes). Passes are the server's.
+persisted, bots in its worker processes); the clients run in this one, on one event loop. Each
+people table's four players play at R moves per second (or flat out: each plays the moment its
+turn comes); passes are the server's. ``--practice K`` adds K practice tables beside them: one
+fast player each (he plays the moment his turn comes) and three bots of ``--bot-level``.
 
-Reported: moves per second (all moves, passes included, from the event log's point of view: what
-the clients received), latency from a play command to the last of the four recipients' frames for
-it (p50, p99), and the server's CPU and memory (RSS) per table.
+Reported: the people tables' moves per second (passes included: what the clients received),
+latency from a play command to the last of the four recipients' frames for it, and from a command
+to its ack (p50, p99); for the practice tables, their players' ack latency and the bots' plays
+per second; the CPU of the server, of its bot workers and of the clients, and the server's memory.
 """
 
 from __future__ import annotations
@@ -53,11 +56,13 @@ class _Event(msgspec.Struct):
     type: str
     hand: int | None = None
     n: int | None = None
+    by: str | None = None
 
 
 class _Frame(msgspec.Struct):
     type: str
     seq: int = 0
+    id: str | None = None
     event: _Event | None = None
     state: _State | None = None
     code: str | None = None
@@ -68,23 +73,30 @@ _encode = msgspec.json.Encoder().encode
 
 
 class _TableRun:
-    """One table's four players: when each move was sent, and who has seen it."""
+    """One table's players: when each move was sent, who has seen it, how fast acks came."""
 
-    def __init__(self, rate: float, stats: dict[str, Any]) -> None:
+    def __init__(self, rate: float, stats: dict[str, Any], *, practice: bool = False) -> None:
         self.rate = rate
         self.stats = stats
+        self.practice = practice
+        self.recipients = 1 if practice else 4
+        self.acks: list[float] = stats["ack_practice" if practice else "ack_people"]
         self.sent: dict[tuple[int, int], float] = {}  # (hand, move index) -> send time
         self.seen: dict[tuple[int, int], int] = {}
         self.next_at = 0.0
         self.done = asyncio.Event()
 
-    def saw_move(self, key: tuple[int, int], now: float) -> None:
+    def saw_move(self, key: tuple[int, int], by: str | None, now: float) -> None:
+        stats = self.stats
+        if self.practice:
+            if by == "bot" and stats["measuring"]:
+                stats["bot_plays"] += 1
+            return
         n = self.seen.get(key, 0) + 1
-        if n < 4:
+        if n < self.recipients:
             self.seen[key] = n
             return
         del self.seen[key]
-        stats = self.stats
         stats["moves"] += 1
         sent = self.sent.pop(key, None)
         if sent is not None and stats["measuring"]:
@@ -108,10 +120,12 @@ class _Player:
         self.acted: tuple[int, int] | None = None
         self.seeds: dict[int, bytes] = {}
         self.ids = 0
+        self.asked: dict[str, float] = {}  # command id -> when it was sent
 
     def _send(self, msg: dict[str, Any]) -> None:
         self.ids += 1
-        msg["id"] = str(self.ids)
+        cid = msg["id"] = str(self.ids)
+        self.asked[cid] = time.perf_counter()
         task = asyncio.ensure_future(self.ws.send(_encode(msg).decode()))
         task.add_done_callback(_ignore)
 
@@ -124,14 +138,18 @@ class _Player:
                 self.seq = f.seq
                 ev = f.event
                 if ev.type == "played" and ev.hand is not None and ev.n is not None:
-                    run.saw_move((ev.hand, ev.n), now)
+                    run.saw_move((ev.hand, ev.n), ev.by, now)
                     self.moves_seen = ev.n + 1
                 elif ev.type == "dealt":
                     self.moves_seen = 0
             elif f.type == "sync":
                 self.seq = f.seq
-            elif f.type == "error" and f.code not in ("stale", "not_your_turn", "duplicate"):
-                run.stats["errors"] += 1
+            elif f.type in ("ack", "error") and f.id is not None:
+                asked = self.asked.pop(f.id, None)
+                if asked is not None and run.stats["measuring"]:
+                    run.acks.append(now - asked)
+                if f.type == "error" and f.code not in ("stale", "not_your_turn", "duplicate"):
+                    run.stats["errors"] += 1
             if f.state is not None:
                 self._decide(f.state)
 
@@ -182,7 +200,7 @@ def _ignore(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
-async def _table(
+async def _people_table(
     base: str,
     http: Any,
     rate: float,
@@ -190,44 +208,78 @@ async def _table(
     stop: asyncio.Event,
     ready: asyncio.Event,
 ) -> None:
-    import websockets
-
-    guests = []
-    for i in range(4):
-        r = await http.post("/api/guests", json={"nickname": f"b{i}"})
-        guests.append(r.json())
-    r = await http.post(
-        "/api/tables",
-        json={"rules": "havana", "practice": False, "move_clock": 600},
-        headers={"Authorization": f"Bearer {guests[0]['token']}"},
-    )
-    tid = r.json()["table"]
-    run = _TableRun(rate, stats)
-    url = base.replace("http", "ws", 1) + "/ws"
+    guests = [await _guest(http, f"b{i}") for i in range(4)]
+    tid = await _new_table(http, guests[0], {"practice": False})
     sockets = []
     for s, g in enumerate(guests):
-        ws = await websockets.connect(url, max_size=2**22, open_timeout=60, compression=None)
-        sockets.append(ws)
-        await ws.send(_encode({"type": "hello", "token": g["token"], "table": tid}).decode())
-        await ws.recv()  # the sync
-        if s:
-            await ws.send(_encode({"type": "sit", "id": "sit", "seat": s}).decode())
-            while _decode_frame(await ws.recv()).type != "ack":
-                pass
+        sockets.append(await _join(base, g, tid, sit=s if s else None))
+    await _play(sockets, _TableRun(rate, stats), stats, stop, ready)
+
+
+async def _practice_table(
+    base: str,
+    http: Any,
+    level: str,
+    stats: dict[str, Any],
+    stop: asyncio.Event,
+    ready: asyncio.Event,
+) -> None:
+    guest = await _guest(http, "p")
+    tid = await _new_table(http, guest, {"practice": True, "seat": 0, "bot": level})
+    ws = await _join(base, guest, tid, sit=None)
+    await _play([ws], _TableRun(0.0, stats, practice=True), stats, stop, ready)
+
+
+async def _guest(http: Any, nickname: str) -> dict[str, Any]:
+    r = await http.post("/api/guests", json={"nickname": nickname})
+    r.raise_for_status()
+    return dict(r.json())
+
+
+async def _new_table(http: Any, host: dict[str, Any], options: dict[str, Any]) -> str:
+    body = {"rules": "havana", "move_clock": 600, **options}
+    r = await http.post(
+        "/api/tables", json=body, headers={"Authorization": f"Bearer {host['token']}"}
+    )
+    r.raise_for_status()
+    return str(r.json()["table"])
+
+
+async def _join(base: str, guest: dict[str, Any], tid: str, sit: int | None) -> Any:
+    import websockets
+
+    url = base.replace("http", "ws", 1) + "/ws"
+    ws = await websockets.connect(url, max_size=2**22, open_timeout=120, compression=None)
+    await ws.send(_encode({"type": "hello", "token": guest["token"], "table": tid}).decode())
+    while _decode_frame(await ws.recv()).type != "sync":
+        pass
+    if sit is not None:
+        await ws.send(_encode({"type": "sit", "id": "sit", "seat": sit}).decode())
+        while _decode_frame(await ws.recv()).type != "ack":
+            pass
+    return ws
+
+
+async def _play(
+    sockets: list[Any],
+    run: _TableRun,
+    stats: dict[str, Any],
+    stop: asyncio.Event,
+    ready: asyncio.Event,
+) -> None:
     stats["seated"] += 1
     await ready.wait()
-    if rate > 0:  # tables start out of step, as they would in life
-        await asyncio.sleep(random.random() / rate)
+    if run.rate > 0:  # tables start out of step, as they would in life
+        await asyncio.sleep(random.random() / run.rate)
         run.next_at = time.perf_counter()
     players = [_Player(ws, run, s) for s, ws in enumerate(sockets)]
     readers = [asyncio.create_task(p.read()) for p in players]
     for p in players:  # the state each was sent while the others sat
         await p.ws.send(_encode({"type": "sync", "last_seq": None}).decode())
     stopping = asyncio.create_task(stop.wait())
-    await asyncio.wait(
-        [stopping, asyncio.create_task(run.done.wait())], return_when="FIRST_COMPLETED"
-    )
-    for t in [*readers, stopping]:
+    finished = asyncio.create_task(run.done.wait())
+    await asyncio.wait([stopping, finished], return_when=asyncio.FIRST_COMPLETED)
+    for t in [*readers, stopping, finished]:
         t.cancel()
     for ws in sockets:
         with contextlib.suppress(Exception):
@@ -235,12 +287,21 @@ async def _table(
     stats["games"] += 1
 
 
-async def _load(
-    base: str, tables: int, rate: float, seconds: float, warmup: float
-) -> dict[str, Any]:
+def _pct(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return float(round(1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))], 2))
+
+
+async def _load(plan: dict[str, Any]) -> dict[str, Any]:
+    base, tables, practice = plan["base"], plan["tables"], plan["practice"]
     stats: dict[str, Any] = {
         "moves": 0,
         "latency": [],
+        "ack_people": [],
+        "ack_practice": [],
+        "bot_plays": 0,
         "errors": 0,
         "games": 0,
         "seated": 0,
@@ -250,20 +311,25 @@ async def _load(
     ready = asyncio.Event()
     http = httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=20))
 
-    async def table_forever(i: int) -> None:
+    async def people_forever() -> None:
         while not stop.is_set():
-            await _table(base, http, rate, stats, stop, ready)
+            await _people_table(base, http, plan["rate"], stats, stop, ready)
 
-    tasks = [asyncio.create_task(table_forever(i)) for i in range(tables)]
-    while stats["seated"] < tables:  # every table seated before anybody plays
+    async def practice_forever() -> None:
+        while not stop.is_set():
+            await _practice_table(base, http, plan["level"], stats, stop, ready)
+
+    tasks = [asyncio.create_task(people_forever()) for _ in range(tables)]
+    tasks += [asyncio.create_task(practice_forever()) for _ in range(practice)]
+    while stats["seated"] < tables + practice:  # every table seated before anybody plays
         await asyncio.sleep(0.2)
     ready.set()
-    await asyncio.sleep(warmup)
+    await asyncio.sleep(plan["warmup"])
     stats["measuring"] = True
     m0 = stats["moves"]
     t0 = time.perf_counter()
     print(json.dumps({"phase": "measuring"}), flush=True)
-    await asyncio.sleep(seconds)
+    await asyncio.sleep(plan["seconds"])
     elapsed = time.perf_counter() - t0
     moves = stats["moves"] - m0
     stats["measuring"] = False
@@ -272,20 +338,23 @@ async def _load(
     await asyncio.wait(tasks, timeout=10)
     for t in tasks:
         t.cancel()
-    lat = sorted(stats["latency"])
-
-    def pct(p: float) -> float | None:
-        if not lat:
-            return None
-        return float(round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2))
-
-    return {
+    lat, acks = stats["latency"], stats["ack_people"]
+    out: dict[str, Any] = {
         "moves_per_second": round(moves / elapsed, 1),
-        "latency_ms_p50": pct(0.50),
-        "latency_ms_p99": pct(0.99),
+        "latency_ms_p50": _pct(lat, 0.50),
+        "latency_ms_p99": _pct(lat, 0.99),
         "latency_samples": len(lat),
+        "ack_ms_p50": _pct(acks, 0.50),
+        "ack_ms_p99": _pct(acks, 0.99),
         "errors": stats["errors"],
     }
+    if practice:
+        pa = stats["ack_practice"]
+        out["practice_ack_ms_p50"] = _pct(pa, 0.50)
+        out["practice_ack_ms_p99"] = _pct(pa, 0.99)
+        out["practice_ack_samples"] = len(pa)
+        out["bot_plays_per_second"] = round(stats["bot_plays"] / elapsed, 1)
+    return out
 
 
 def _loop_factory() -> Any:
@@ -300,29 +369,46 @@ def _load_main() -> None:  # the client process
     import gc
 
     gc.set_threshold(50_000, 50, 1000)
-    base, tables, rate, seconds, warmup = sys.argv[1:6]
+    plan = json.loads(sys.argv[1])
     # The clients share the machine with the server: the leaner loop leaves it more of the CPU.
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-        out = runner.run(_load(base, int(tables), float(rate), float(seconds), float(warmup)))
+        out = runner.run(_load(plan))
     print(json.dumps({"result": out}), flush=True)
+
+
+def _cpu(procs: list[Any]) -> float:
+    """CPU seconds (user + system) of the processes that are still there."""
+    total = 0.0
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            t = proc.cpu_times()
+            total += t.user + t.system
+    return total
 
 
 def run_bench(args: argparse.Namespace) -> int:
     import psutil
 
-    if args.tables < 1:
-        raise CommandError("--tables must be at least 1")
+    if args.tables < 1 and args.practice < 1:
+        raise CommandError("--tables (or --practice) must be at least 1")
+    if args.tables < 0 or args.practice < 0:
+        raise CommandError("--tables and --practice count tables: 0 or more")
     tmp = tempfile.mkdtemp(prefix="tranque-bench-")
     db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
-    pass_delay = "0" if args.rate <= 0 else str(round(1.0 / args.rate, 3))
+    pass_delay = args.pass_delay
+    if pass_delay is None:
+        pass_delay = 0.0 if args.rate <= 0 else round(1.0 / args.rate, 3)
     cmd = [sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
-    cmd += ["--db", db, "--pass-delay", pass_delay, "--bot-delay", "0", "--between-hands", "0"]
-    cmd += ["--rate", "1000", "--grace", "600"]
+    cmd += ["--db", db, "--pass-delay", str(pass_delay), "--bot-delay", str(args.bot_delay)]
+    cmd += ["--between-hands", "0", "--rate", "1000", "--grace", "600"]
     # One client address opens every socket and table of the benchmark: no per-client limits.
     cmd += ["--guests-per-minute", "0", "--tables-per-minute", "0", "--max-sockets-per-ip", "0"]
     cmd += ["--max-open-tables", "0"]
+    if args.workers is not None:
+        cmd += ["--workers", str(args.workers)]
     server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     load: subprocess.Popen[str] | None = None
+    result: dict[str, Any] = {}
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
@@ -331,39 +417,40 @@ def run_bench(args: argparse.Namespace) -> int:
         base = line.split()[3].rstrip("/")
         proc = psutil.Process(server.pid)
         rss0 = proc.memory_info().rss
+        plan = {
+            "base": base,
+            "tables": args.tables,
+            "practice": args.practice,
+            "level": args.bot_level,
+            "rate": args.rate,
+            "seconds": args.seconds,
+            "warmup": args.warmup,
+        }
         load = subprocess.Popen(
             [
                 sys.executable,
                 "-c",
                 "from tranque.server.bench import _load_main; _load_main()",
-                base,
-                str(args.tables),
-                str(args.rate),
-                str(args.seconds),
-                str(args.warmup),
+                json.dumps(plan),
             ],
             stdout=subprocess.PIPE,
             text=True,
         )
         assert load.stdout is not None
-        result: dict[str, Any] = {}
-        cpu0 = None
-        t0 = 0.0
+        lproc = psutil.Process(load.pid)
+        workers: list[Any] = []
+        cpu0 = wcpu0 = lcpu0 = t0 = 0.0
         for out in load.stdout:
             msg = json.loads(out)
             if msg.get("phase") == "measuring":
-                cpu0 = proc.cpu_times()
-                lproc = psutil.Process(load.pid)
-                lcpu0 = lproc.cpu_times()
+                workers = proc.children(recursive=True)
+                cpu0, wcpu0, lcpu0 = _cpu([proc]), _cpu(workers), _cpu([lproc])
                 t0 = time.perf_counter()
-            elif msg.get("phase") == "done" and cpu0 is not None:
-                cpu1 = proc.cpu_times()
+            elif msg.get("phase") == "done" and t0:
                 wall = time.perf_counter() - t0
-                busy = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
-                result["server_cpu_percent"] = round(100 * busy / wall, 1)
-                lcpu1 = lproc.cpu_times()
-                lbusy = (lcpu1.user - lcpu0.user) + (lcpu1.system - lcpu0.system)
-                result["clients_cpu_percent"] = round(100 * lbusy / wall, 1)
+                result["server_cpu_percent"] = round(100 * (_cpu([proc]) - cpu0) / wall, 1)
+                result["workers_cpu_percent"] = round(100 * (_cpu(workers) - wcpu0) / wall, 1)
+                result["clients_cpu_percent"] = round(100 * (_cpu([lproc]) - lcpu0) / wall, 1)
                 result["server_rss_mb"] = round(proc.memory_info().rss / 2**20, 1)
             elif "result" in msg:
                 result.update(msg["result"])
@@ -378,13 +465,17 @@ def run_bench(args: argparse.Namespace) -> int:
                     p.kill()
                     p.wait()
     result["tables"] = args.tables
+    result["practice_tables"] = args.practice
     result["rate_per_table"] = args.rate or "flat out"
+    every = args.tables + args.practice
     if "server_cpu_percent" in result:
-        result["server_cpu_percent_per_table"] = round(
-            result["server_cpu_percent"] / args.tables, 3
-        )
+        result["server_cpu_percent_per_table"] = round(result["server_cpu_percent"] / every, 3)
         result["server_rss_mb_per_table"] = round(
-            (result["server_rss_mb"] - rss0 / 2**20) / args.tables, 3
+            (result["server_rss_mb"] - rss0 / 2**20) / every, 3
+        )
+    if result.get("moves_per_second"):
+        result["server_cpu_ms_per_move"] = round(
+            10 * result["server_cpu_percent"] / result["moves_per_second"], 3
         )
     result["cores"] = os.cpu_count()
     if args.json:

@@ -122,6 +122,25 @@ def register(subparsers: Any) -> None:
     )
     sb.add_argument("--seconds", type=float, default=20.0, help="measuring time (20)")
     sb.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (3)")
+    sb.add_argument(
+        "--practice",
+        type=int,
+        default=0,
+        metavar="K",
+        help="practice tables beside them: one fast player and three bots each (0)",
+    )
+    sb.add_argument(
+        "--bot-level", default="fuerte", help="the practice tables' bots (fuerte; or a bot name)"
+    )
+    sb.add_argument("--bot-delay", type=float, default=0.0, metavar="S", help="the bots' pause (0)")
+    sb.add_argument(
+        "--pass-delay",
+        type=float,
+        default=None,
+        metavar="S",
+        help="forced passes' pause (0 flat out, else one move's time at --rate)",
+    )
+    sb.add_argument("--workers", type=int, default=None, help="the server's bot workers")
     sb.add_argument("--db", default=None, help="database URL (a temporary SQLite file)")
     sb.add_argument("--json", action="store_true", help="print the figures as JSON")
     sb.set_defaults(func=_run_bench)
@@ -144,6 +163,8 @@ def _run_bench(args: argparse.Namespace) -> int:
         raise CommandError("--seconds must be more than 0 (at most 3600), --warmup 0 to 600")
     if args.rate < 0:
         raise CommandError(f"--rate must be 0 (flat out) or more, not {args.rate:g}")
+    if args.bot_delay < 0 or (args.pass_delay is not None and args.pass_delay < 0):
+        raise CommandError("--bot-delay and --pass-delay are 0 seconds or more")
     from tranque.server.bench import run_bench
 
     return int(run_bench(args))
