@@ -31,12 +31,20 @@ from tranque.server.protocol import Hello, Ping, ProtocolError, Sync, _peek_id, 
 from tranque.table.lobby import Lobby
 from tranque.table.owner import TableOwner, frame
 from tranque.table.ports import Entry, TableStore, WallClock
-from tranque.table.service import TableService, TableSettings, fixed_seeds, secure_seeds
+from tranque.table.service import (
+    TableError,
+    TableService,
+    TableSettings,
+    fixed_seeds,
+    rebuild,
+    secure_seeds,
+)
 
 log = logging.getLogger("tranque.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 POLICY_VIOLATION = 1008
+HISTORY_PAGE = 500  # events per page of /api/tables/{id}/history, by default and at most
 
 
 @dataclass
@@ -48,6 +56,8 @@ class ServerConfig:
     strikes: int = 20  # messages refused for the rate before the connection is closed
     queue_limit: int = 5000  # frames waiting for a slow connection before it is dropped
     on_ready: Callable[[], None] | None = None  # called once the tables are rebuilt
+    table_expiry: float = 3600.0  # seconds from creation for a table to start, or it expires
+    finished_linger: float = 300.0  # seconds a finished table stays in memory (at least)
 
 
 class Connection:
@@ -132,6 +142,8 @@ class Server:
             fixed_seeds(seed) if seed is not None else secure_seeds,
             self.config.defaults,
             table_ids=self._next_table_id,
+            expiry=self.config.table_expiry,
+            linger=self.config.finished_linger,
         )
         recovered = await self.lobby.recover()
         if recovered:
@@ -204,15 +216,25 @@ class Server:
         )
 
     async def table_info(self, request: Request) -> Response:
+        """The table's info from its owner, or once it has left memory from the store (the
+        final info saved with the record; rebuilt from the log for tables finished before)."""
         assert self.lobby is not None and self.store is not None
         tid = request.path_params["table"]
         owner = await self.lobby.get(tid)
         if owner is not None:
             return JSONResponse(owner.service.info())
-        record = await self.store.load_record(tid)
-        if record is None:
+        row = await self.store.load_table(tid)
+        if row is None:
             return _error(404, "no_table", f"there is no table {tid!r}")
-        return JSONResponse({"table": tid, "over": True})
+        if row["status"] == "expired":
+            return _expired(tid)
+        info = row["info"]
+        if row["status"] != "over" or "seats" not in info:
+            entries = await self.store.load_events(tid)
+            if not entries:
+                return _error(404, "no_table", f"there is no table {tid!r}")
+            info = rebuild(tid, entries, self.lobby.seed_source).info()
+        return JSONResponse(info)
 
     async def table_record(self, request: Request) -> Response:
         """The table's record (a game's, or a match's under Miami rules): finished hands only
@@ -224,22 +246,50 @@ class Server:
             return JSONResponse(record)
         owner = await self.lobby.get(tid)
         if owner is None:
+            row = await self.store.load_table(tid)
+            if row is not None and row["status"] == "expired":
+                return _expired(tid)
             return _error(404, "no_table", f"there is no table {tid!r}")
         return JSONResponse(owner.service.table_record())
 
     async def table_history(self, request: Request) -> Response:
-        """Every event of the table in its public form (what a spectator saw), from the log."""
+        """The table's events in their public form (what a spectator saw), from the log, a page
+        at a time: ``?after=SEQ&limit=N`` gives the events with ``seq > after``, at most ``N``
+        (default and most ``HISTORY_PAGE``), and a ``Link: <...>; rel="next"`` header when more
+        follow. The public form of an event depends on the state before it, so a page replays
+        the log from the start to its end: O(after + limit) per page."""
         assert self.store is not None and self.lobby is not None
         tid = request.path_params["table"]
-        entries = await self.store.load_events(tid)
+        try:
+            after = int(request.query_params.get("after", "0"))
+            limit = int(request.query_params.get("limit", str(HISTORY_PAGE)))
+        except ValueError:
+            return _error(400, "bad_page", "after and limit are whole numbers")
+        if after < 0 or not 1 <= limit <= HISTORY_PAGE:
+            return _error(400, "bad_page", f"after >= 0, and limit is 1 to {HISTORY_PAGE}")
+        row = await self.store.load_table(tid)
+        if row is not None and row["status"] == "expired":
+            return _expired(tid)
+        # One entry more than the page says whether another page follows.
+        entries = await self.store.load_events(tid, upto=after + limit + 1)
         if not entries:
             return _error(404, "no_table", f"there is no table {tid!r}")
         svc = TableService(tid, self.lobby.seed_source)
         out: list[dict[str, Any]] = []
         for e in entries:
             svc.apply(e)
-            out.append({"seq": e.seq, "ts": e.ts, **svc.project(e)})
-        return Response(msgspec.json.encode(out), media_type="application/json")
+            if after < e.seq <= after + limit:
+                out.append({"seq": e.seq, "ts": e.ts, **svc.project(e)})
+        headers = {}
+        if entries[-1].seq > after + limit:
+            nxt = request.url.include_query_params(after=after + limit, limit=limit)
+            headers["link"] = f'<{nxt}>; rel="next"'
+        return Response(msgspec.json.encode(out), media_type="application/json", headers=headers)
+
+    async def stats(self, request: Request) -> Response:
+        """The tables in memory now (waiting, playing, over) and what came and went."""
+        assert self.lobby is not None
+        return JSONResponse(self.lobby.stats())
 
     async def index(self, request: Request) -> Response:
         page = WEB_DIR / "index.html"
@@ -304,9 +354,10 @@ class Server:
             if who is None:
                 conn.push(error_frame("bad_token", "the token is not one this server signed"))
                 return
-            owner = await self.lobby.get(msg.table)
-            if owner is None:
-                conn.push(error_frame("no_table", f"there is no live table {msg.table!r}"))
+            try:
+                owner = await self.lobby.join(msg.table)
+            except TableError as exc:
+                conn.push(error_frame(exc.code, exc.message))
                 return
             conn.guest, conn.nickname = who
             conn.watcher = msg.role == "spectator"
@@ -348,6 +399,10 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"code": code, "message": message}, status_code=status)
 
 
+def _expired(tid: str) -> JSONResponse:
+    return _error(410, "table_expired", f"table {tid!r} never started and has expired")
+
+
 _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>tranque</title>
 <h1>tranque</h1><p>The server is running. The browser client is not installed yet; the protocol
 is in docs/protocol.md, and <code>python -m tranque.client</code> plays from a terminal.</p>"""
@@ -364,6 +419,7 @@ def create_app(
         Route("/api/tables/{table}/record", server.table_record),
         Route("/api/tables/{table}/history", server.table_history),
         Route("/health", lambda r: JSONResponse({"ok": True})),
+        Route("/api/stats", server.stats),
         WebSocketRoute("/ws", server.ws),
         Route("/t/{table}", server.index),
     ]

@@ -37,6 +37,20 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--bot", default="heuristic", help="bot for empty seats and clocks")
     serve.add_argument("--rate", type=float, default=20.0, help="messages/s per connection")
     serve.add_argument(
+        "--table-expiry",
+        type=float,
+        default=3600.0,
+        metavar="S",
+        help="a table that has not started S seconds after its creation expires (3600)",
+    )
+    serve.add_argument(
+        "--finished-linger",
+        type=float,
+        default=300.0,
+        metavar="S",
+        help="a finished table leaves memory S s after its end, once nobody has it open (300)",
+    )
+    serve.add_argument(
         "--test-seed",
         metavar="HEX",
         help=argparse.SUPPRESS,  # reproducible server seeds and table ids: tests only, insecure
@@ -60,6 +74,16 @@ def register(subparsers: Any) -> None:
     sb.add_argument("--json", action="store_true", help="print the figures as JSON")
     sb.set_defaults(func=_run_bench)
 
+    mem = bench.add_parser(
+        "memory",
+        help="the server's memory per idle and per playing table",
+        description="Start the server in its own process, create N idle (waiting) tables, then N "
+        "practice tables in play, and read the server's RSS before and after each batch.",
+    )
+    mem.add_argument("--tables", type=int, default=200, metavar="N", help="tables per kind (200)")
+    mem.add_argument("--json", action="store_true", help="print the figures as JSON")
+    mem.set_defaults(func=_run_bench_memory)
+
 
 def _bench_parser(subparsers: Any) -> Any:
     """The ``bench`` command's subparsers, whoever created ``bench`` first."""
@@ -77,6 +101,12 @@ def _run_bench(args: argparse.Namespace) -> int:
     from tranque.server.bench import run_bench
 
     return int(run_bench(args))
+
+
+def _run_bench_memory(args: argparse.Namespace) -> int:
+    from tranque.server.bench_memory import run_memory
+
+    return int(run_memory(args))
 
 
 def build_app(args: argparse.Namespace) -> Any:
@@ -102,7 +132,16 @@ def build_app(args: argparse.Namespace) -> Any:
             seed = bytes.fromhex(args.test_seed)
         except ValueError:
             raise CommandError("--test-seed is hex") from None
-    config = ServerConfig(defaults=defaults, test_seed=seed, rate=args.rate, burst=3 * args.rate)
+    if args.table_expiry <= 0 or args.finished_linger < 0:
+        raise CommandError("--table-expiry is > 0 and --finished-linger >= 0 seconds")
+    config = ServerConfig(
+        defaults=defaults,
+        test_seed=seed,
+        rate=args.rate,
+        burst=3 * args.rate,
+        table_expiry=args.table_expiry,
+        finished_linger=args.finished_linger,
+    )
     config.on_ready = getattr(args, "on_ready", None)
     url = args.db
 

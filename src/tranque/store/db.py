@@ -150,12 +150,15 @@ class Store:
             await conn.execute(events.insert(), rows)
         self.commits += 1
 
-    async def load_events(self, table_id: str) -> list[Entry]:
+    async def load_events(self, table_id: str, upto: int | None = None) -> list[Entry]:
+        """The table's log in order; with ``upto``, only the entries with ``seq <= upto``."""
         q = (
             sa.select(events.c.seq, events.c.type, events.c.payload, events.c.ts)
             .where(events.c.table_id == table_id)
             .order_by(events.c.seq)
         )
+        if upto is not None:
+            q = q.where(events.c.seq <= upto)
         async with self.engine.connect() as conn:
             result = await conn.execute(q)
             return [Entry(r.seq, r.type, json.loads(r.payload), r.ts) for r in result]
@@ -181,14 +184,47 @@ class Store:
             ).first()
             return row is not None
 
-    async def finish_table(self, table_id: str, record: dict[str, Any]) -> None:
+    async def finish_table(
+        self, table_id: str, record: dict[str, Any], info: dict[str, Any] | None = None
+    ) -> None:
+        """Save the record and mark the table over; ``info`` (the table's final info: seats,
+        nicknames, tally) replaces the stored settings, so it is served once the table has left
+        memory."""
+        now = time.time()
+        values: dict[str, Any] = {"status": "over", "ended": now}
+        if info is not None:
+            values["info"] = json.dumps(info)
         async with self.engine.begin() as conn:
             await conn.execute(
-                games.insert().values(
-                    table_id=table_id, record=json.dumps(record), finished=time.time()
-                )
+                games.insert().values(table_id=table_id, record=json.dumps(record), finished=now)
             )
-            await conn.execute(tables.update().where(tables.c.id == table_id).values(status="over"))
+            await conn.execute(tables.update().where(tables.c.id == table_id).values(**values))
+
+    async def expire_table(self, table_id: str) -> None:
+        """Mark a table that never started ``expired``: it is not rebuilt at start again."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                tables.update()
+                .where(tables.c.id == table_id, tables.c.status == "open")
+                .values(status="expired", ended=time.time())
+            )
+
+    async def load_table(self, table_id: str) -> dict[str, Any] | None:
+        """The table's row: ``status``, ``info`` (decoded), ``created``, ``ended``; or None."""
+        q = sa.select(
+            tables.c.status, tables.c.info, tables.c.created, tables.c.ended, tables.c.host
+        ).where(tables.c.id == table_id)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(q)).first()
+        if row is None:
+            return None
+        return {
+            "status": row.status,
+            "info": json.loads(row.info),
+            "created": row.created,
+            "ended": row.ended,
+            "host": row.host,
+        }
 
     async def unfinished_tables(self) -> list[str]:
         async with self.engine.connect() as conn:
