@@ -169,6 +169,9 @@ def run_serve(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
     sock.set_inheritable(True)
+    # Listening before uvicorn's start-up: "serving at" is printed once the tables are rebuilt,
+    # which is before uvicorn listens on the socket; a client that connects at once was refused.
+    sock.listen(2048)
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app,

@@ -156,18 +156,26 @@ class Lobby:
 
     async def join(self, table_id: str) -> TableOwner:
         """The owner a ``hello`` attaches to: the live one, or a finished table brought back
-        from its log. Raises ``TableError`` ``no_table`` or ``table_expired``."""
-        owner = self.owners.get(table_id)
-        if owner is not None:
-            return owner
-        if table_id in self._expiring:
-            raise _expired(table_id)
-        pending = self._reviving.get(table_id)
-        if pending is None:
-            pending = asyncio.ensure_future(self._revive(table_id))
-            self._reviving[table_id] = pending
-            pending.add_done_callback(lambda _: self._reviving.pop(table_id, None))
-        return await asyncio.shield(pending)
+        from its log. Raises ``TableError`` ``no_table`` or ``table_expired``.
+
+        The owner returned is in memory at that moment: the caller attaches to it before it
+        next yields, so that a finished table does not leave in between.
+        """
+        for _ in range(3):
+            owner = self.owners.get(table_id)
+            if owner is not None:
+                return owner
+            if table_id in self._expiring:
+                raise _expired(table_id)
+            pending = self._reviving.get(table_id)
+            if pending is None:
+                pending = asyncio.ensure_future(self._revive(table_id))
+                self._reviving[table_id] = pending
+                pending.add_done_callback(lambda _: self._reviving.pop(table_id, None))
+            owner = await asyncio.shield(pending)
+            if self.owners.get(table_id) is owner:
+                return owner
+        raise TableError("no_table", f"table {table_id!r} is over and could not be reopened")
 
     async def _revive(self, table_id: str) -> TableOwner:
         row = await self.store.load_table(table_id)
@@ -182,7 +190,10 @@ class Lobby:
         svc, recent = self._replay(table_id, entries)
         self.counts["revived"] += 1
         log.info("finished table %s is back in memory from its log", table_id)
-        return self._start(svc, recent, entries[0].ts)
+        owner = self._start(svc, recent, entries[0].ts)
+        # At least a second for the ``hello`` that brought it back to attach.
+        self._arm(table_id, max(self.linger, 1.0), self._leave)
+        return owner
 
     # -- going ------------------------------------------------------------------------------------
 
