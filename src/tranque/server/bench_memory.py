@@ -4,11 +4,17 @@ A real server process (``tranque serve`` on loopback, a temporary SQLite file); 
 creates tables over HTTP and reads the server's RSS (psutil) before and after each batch, once it
 has settled:
 
+The server runs with 1 s Salgo / Sal tú and redeal windows so that every table gets to its
+plays within seconds.
+
 1. warm-up: a few tables of each kind, so that imports, the bots' compiled kernels and the
    allocator's first arenas are not counted;
 2. N *idle* tables: created with the host seated and nobody else (waiting for people), no socket;
-3. N *playing* tables: practice tables (the host and three bots) with the host's WebSocket open,
-   in the first hand, the bots having played up to the host's turn (his clock is long).
+3. N *playing* tables with nobody connected: practice tables (the host and three bots) in their
+   first hand, dealt (the host's seed window ran out) and waiting for the host's play (his clock
+   is long);
+4. N more playing tables the same but with the host's WebSocket open (the difference with 3 is
+   what one connection costs).
 
 The server's ``/api/stats`` says when every table of a batch is in memory in the expected state.
 """
@@ -28,6 +34,10 @@ from typing import Any
 import httpx
 
 from tranque.commands import CommandError
+
+FAIR_WINDOW = 3.0  # the server's default: a hand is dealt this long after it is seeded
+CHOOSE_WINDOW = 1.0  # Salgo / Sal tú and redeal windows: short, to reach the plays quickly
+SETTLE = 2 * FAIR_WINDOW + 2 * CHOOSE_WINDOW + 1.0  # seeded, dealt, chosen, bots played
 
 
 async def _wait_stats(http: httpx.AsyncClient, key: str, count: int, timeout: float = 120) -> None:
@@ -64,30 +74,42 @@ async def _run(base: str, proc: Any, n: int, warm: int) -> dict[str, Any]:
             for _ in range(k):
                 await create_table(base, token, rules="havana", practice=False, seat=0)
 
-        async def playing_tables(k: int) -> None:
+        last: dict[str, Any] = {}
+
+        async def playing_tables(k: int, connect: bool) -> None:
             for _ in range(k):
                 t = await create_table(
                     base, token, rules="havana", practice=True, seat=0, move_clock=600
                 )
-                c = TableClient(base, token, t["table"], keep_frames=False)
-                await c.connect()
-                clients.append(c)
+                last["table"] = t["table"]
+                if connect:
+                    c = TableClient(base, token, t["table"], keep_frames=False)
+                    await c.connect()
+                    clients.append(c)
 
         await idle_tables(warm)
-        await playing_tables(warm)
-        await _wait_stats(http, "playing", warm)
-        await asyncio.sleep(1.0)
+        await playing_tables(warm, False)
+        await playing_tables(warm, True)
+        await _wait_stats(http, "playing", 2 * warm)
+        await asyncio.sleep(SETTLE)
         rss0 = _settled_rss(proc)
         await idle_tables(n)
         await _wait_stats(http, "waiting", warm + n)
         rss1 = _settled_rss(proc)
-        await playing_tables(n)
-        await _wait_stats(http, "playing", warm + n)
-        # Every host has his hand dealt and the bots have played up to his turn.
+        await playing_tables(n, False)
+        await _wait_stats(http, "playing", 2 * warm + n)
+        # Dealt without the host's seed (his commit window, then the reveal's), bots played.
+        await asyncio.sleep(SETTLE)
+        rss2 = _settled_rss(proc)
+        history = (await http.get(f"/api/tables/{last['table']}/history")).json()
+        await playing_tables(n, True)
+        await _wait_stats(http, "playing", 2 * warm + 2 * n)
+        # Every connected host has his hand dealt and the bots have played up to his turn.
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not all(c.state.get("legal") for c in clients):
             await asyncio.sleep(0.1)
-        rss2 = _settled_rss(proc)
+        at_turn = sum(1 for c in clients if c.state.get("legal"))
+        rss3 = _settled_rss(proc)
         stats = (await http.get("/api/stats")).json()
         for c in clients:
             await c.close()
@@ -97,9 +119,13 @@ async def _run(base: str, proc: Any, n: int, warm: int) -> dict[str, Any]:
         "server_rss_mb_start": round(rss0 / mb, 1),
         "server_rss_mb_after_idle": round(rss1 / mb, 1),
         "server_rss_mb_after_playing": round(rss2 / mb, 1),
+        "server_rss_mb_after_connected": round(rss3 / mb, 1),
         "kb_per_idle_table": round((rss1 - rss0) / n / 1024, 1),
         "kb_per_playing_table": round((rss2 - rss1) / n / 1024, 1),
+        "kb_per_playing_table_with_its_socket": round((rss3 - rss2) / n / 1024, 1),
         "live": stats["live"],
+        "connected_hosts_at_their_turn": at_turn,
+        "last_events_of_an_unconnected_playing_table": [e["type"] for e in history[-3:]],
     }
 
 
@@ -112,6 +138,7 @@ def run_memory(args: argparse.Namespace) -> int:
     db = f"sqlite:///{Path(tmp) / 'mem.db'}"
     cmd = [sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
     cmd += ["--db", db, "--bot-delay", "0", "--pass-delay", "0", "--rate", "1000"]
+    cmd += ["--choose-window", str(CHOOSE_WINDOW), "--redeal-window", str(CHOOSE_WINDOW)]
     server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None
