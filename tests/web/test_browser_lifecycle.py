@@ -45,6 +45,7 @@ def test_a_finished_game_reloaded_after_it_left_memory_shows_its_end(
     page.context.close()
 
 
+@pytest.mark.slow
 def test_a_table_that_never_started_says_it_expired(browser: Any, server_factory: Any) -> None:
     sp = server_factory("--table-expiry", "1")
     page = new_page(browser)
