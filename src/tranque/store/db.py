@@ -63,9 +63,11 @@ def _migrate(connection: sa.Connection) -> None:
 class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self._queue: asyncio.Queue[tuple[str, Sequence[Entry], asyncio.Future[None]]] = (
+        # None: the store is closing; the writer stops once what came before is written.
+        self._queue: asyncio.Queue[tuple[str, Sequence[Entry], asyncio.Future[None]] | None] = (
             asyncio.Queue()
         )
+        self._closing = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0  # group commits made (for the benchmark)
@@ -84,22 +86,24 @@ class Store:
 
     async def _checkpoints(self) -> None:
         while True:
-            await asyncio.sleep(2.0)
+            # Stopped between checkpoints, never in one: a connection cancelled in the middle of
+            # a statement is not given back to the pool (aiosqlite warns when it is collected).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), 2.0)
+                return
             with contextlib.suppress(Exception):
                 async with self.engine.connect() as conn:
                     await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
+        self._closing.set()
         if self._checkpointer is not None:
-            self._checkpointer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._checkpointer
             self._checkpointer = None
         if self._writer is not None:
-            # Let what is queued be written, then stop.
-            while not self._queue.empty():
-                await asyncio.sleep(0.01)
-            self._writer.cancel()
+            # What is queued, and the group being written, are written; then the writer stops.
+            self._queue.put_nowait(None)
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
@@ -115,12 +119,18 @@ class Store:
         await fut
 
     async def _write_loop(self) -> None:
-        while True:
+        closing = False
+        while not closing:
             first = await self._queue.get()
+            if first is None:
+                return
             group = [first]
             rows = len(first[1])
             while not self._queue.empty() and rows < MAX_GROUP:
                 item = self._queue.get_nowait()
+                if item is None:
+                    closing = True
+                    break
                 group.append(item)
                 rows += len(item[1])
             try:

@@ -73,6 +73,10 @@ class TableOwner:
         for sub in self.subscribers:
             sub.push(frame({"type": "error", "id": None, "code": code, "message": message}))
         self.subscribers.clear()
+        # Hellos, syncs and commands not taken yet get their answer too.
+        for item in self.inbox:
+            if item[0] in ("attach", "sync", "cmd"):
+                self._refuse(item[1], item[2].get("id") if item[0] == "cmd" else None)
         self.inbox.clear()
         if self.task is not None:
             self.task.cancel()
