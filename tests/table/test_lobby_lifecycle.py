@@ -132,3 +132,42 @@ def test_a_table_that_does_not_start_in_time_expires_and_says_so(tmp_path: Path)
         await lobby.store.close()  # type: ignore[attr-defined]
 
     asyncio.run(go())
+
+
+@pytest.mark.slow
+def test_a_restart_rearms_expiry_with_the_time_left_and_saves_a_record_a_crash_missed(
+    tmp_path: Path,
+) -> None:
+    async def go() -> None:
+        db = tmp_path / "c.db"
+        first = await new_lobby(db, expiry=3.0)
+        waiting = await first.create("h", "host", replace(FAST, practice=False), 0)
+        done = await first.create("h", "host", FAST, None)
+        await until(lambda: done.service.over and done.finished_saved, 120)
+        await first.close()  # the server stops: nothing expired yet
+        # A crash between the last entry and the record: the table is open, with no record.
+        engine = first.store.engine  # type: ignore[attr-defined]
+        async with engine.begin() as conn:
+            await conn.exec_driver_sql(f"DELETE FROM games WHERE table_id = '{done.table_id}'")
+            await conn.exec_driver_sql(
+                f"UPDATE tables SET status = 'open' WHERE id = '{done.table_id}'"
+            )
+        await first.store.close()  # type: ignore[attr-defined]
+        created = waiting.service.last_ts  # its last (and only) entries: created, sat
+        await until(lambda: time.time() >= created + 2.0)  # two of its three seconds are gone
+
+        second = await new_lobby(db, expiry=3.0)
+        restarted = time.monotonic()
+        assert await second.recover() == 1  # the waiting table; the finished one is not started
+        assert list(second.owners) == [waiting.table_id]
+        row = await second.store.load_table(done.table_id)
+        assert row is not None and row["status"] == "over"
+        assert await second.store.load_record(done.table_id) == done.service.record
+        # The waiting table expires 3 s after its creation (about 1 s after the restart), not 3 s
+        # after the restart.
+        await until(lambda: second.counts["expired"] == 1, 10)
+        assert time.monotonic() - restarted < 2.5
+        await second.close()
+        await second.store.close()  # type: ignore[attr-defined]
+
+    asyncio.run(go())
