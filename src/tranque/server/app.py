@@ -265,8 +265,8 @@ class Server:
             limit = int(request.query_params.get("limit", str(HISTORY_PAGE)))
         except ValueError:
             return _error(400, "bad_page", "after and limit are whole numbers")
-        if after < 0 or not 1 <= limit <= HISTORY_PAGE:
-            return _error(400, "bad_page", f"after >= 0, and limit is 1 to {HISTORY_PAGE}")
+        if not 0 <= after < 2**31 or not 1 <= limit <= HISTORY_PAGE:
+            return _error(400, "bad_page", f"after is 0 to 2^31-1, limit 1 to {HISTORY_PAGE}")
         row = await self.store.load_table(tid)
         if row is not None and row["status"] == "expired":
             return _expired(tid)
