@@ -55,6 +55,19 @@ async def get_json(base: str, path: str) -> Any:
         return r.json()
 
 
+async def get_history(base: str, table: str, *, after: int = 0) -> list[dict[str, Any]]:
+    """Every public event of the table after ``after``, following the pages of ``/history``."""
+    out: list[dict[str, Any]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        url: str | None = f"/api/tables/{table}/history?after={after}"
+        while url is not None:
+            r = await http.get(url)
+            r.raise_for_status()
+            out.extend(r.json())
+            url = r.links.get("next", {}).get("url")
+    return out
+
+
 class CommandFailed(Exception):
     def __init__(self, reply: dict[str, Any]) -> None:
         super().__init__(f"{reply.get('code')}: {reply.get('message')}")

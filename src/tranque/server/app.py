@@ -33,9 +33,17 @@ from tranque.server.identity import DEFAULT_MAX_AGE, Identity, TokenState
 from tranque.server.ws import Sockets
 from tranque.table.lobby import Lobby
 from tranque.table.ports import Entry, TableStore, WallClock
-from tranque.table.service import TableService, TableSettings, fixed_seeds, secure_seeds
+from tranque.table.service import (
+    TableService,
+    TableSettings,
+    fixed_seeds,
+    rebuild,
+    secure_seeds,
+)
 
 log = logging.getLogger("tranque.server")
+
+HISTORY_PAGE = 500  # events per page of /api/tables/{id}/history, by default and at most
 
 
 @dataclass
@@ -50,6 +58,8 @@ class ServerConfig:
     secret: str | None = None  # the signing secret; None: the one kept in the database
     old_secrets: tuple[str, ...] = ()  # still accepted, during a rotation
     token_max_age: int = DEFAULT_MAX_AGE  # seconds a guest token is valid after it is signed
+    table_expiry: float = 3600.0  # seconds from creation for a table to start, or it expires
+    finished_linger: float = 300.0  # seconds a finished table stays in memory (at least)
 
 
 class Server:
@@ -96,6 +106,8 @@ class Server:
             fixed_seeds(seed) if seed is not None else secure_seeds,
             self.config.defaults,
             table_ids=self._next_table_id,
+            expiry=self.config.table_expiry,
+            linger=self.config.finished_linger,
         )
         recovered = await self.lobby.recover()
         if recovered:
@@ -197,15 +209,25 @@ class Server:
         )
 
     async def table_info(self, request: Request) -> Response:
+        """The table's info from its owner, or once it has left memory from the store (the
+        final info saved with the record; rebuilt from the log for tables finished before)."""
         assert self.lobby is not None and self.store is not None
         tid = request.path_params["table"]
         owner = await self.lobby.get(tid)
         if owner is not None:
             return JSONResponse(owner.service.info())
-        record = await self.store.load_record(tid)
-        if record is None:
+        row = await self.store.load_table(tid)
+        if row is None:
             return _error(404, "no_table", f"there is no table {tid!r}")
-        return JSONResponse({"table": tid, "over": True})
+        if row["status"] == "expired":
+            return _expired(tid)
+        info = row["info"]
+        if row["status"] != "over" or "seats" not in info:
+            entries = await self.store.load_events(tid)
+            if not entries:
+                return _error(404, "no_table", f"there is no table {tid!r}")
+            info = rebuild(tid, entries, self.lobby.seed_source).info()
+        return JSONResponse(info)
 
     async def table_record(self, request: Request) -> Response:
         """The table's record (a game's, or a match's under Miami rules): finished hands only
@@ -217,22 +239,50 @@ class Server:
             return JSONResponse(record)
         owner = await self.lobby.get(tid)
         if owner is None:
+            row = await self.store.load_table(tid)
+            if row is not None and row["status"] == "expired":
+                return _expired(tid)
             return _error(404, "no_table", f"there is no table {tid!r}")
         return JSONResponse(owner.service.table_record())
 
     async def table_history(self, request: Request) -> Response:
-        """Every event of the table in its public form (what a spectator saw), from the log."""
+        """The table's events in their public form (what a spectator saw), from the log, a page
+        at a time: ``?after=SEQ&limit=N`` gives the events with ``seq > after``, at most ``N``
+        (default and most ``HISTORY_PAGE``), and a ``Link: <...>; rel="next"`` header when more
+        follow. The public form of an event depends on the state before it, so a page replays
+        the log from the start to its end: O(after + limit) per page."""
         assert self.store is not None and self.lobby is not None
         tid = request.path_params["table"]
-        entries = await self.store.load_events(tid)
+        try:
+            after = int(request.query_params.get("after", "0"))
+            limit = int(request.query_params.get("limit", str(HISTORY_PAGE)))
+        except ValueError:
+            return _error(400, "bad_page", "after and limit are whole numbers")
+        if not 0 <= after < 2**31 or not 1 <= limit <= HISTORY_PAGE:
+            return _error(400, "bad_page", f"after is 0 to 2^31-1, limit 1 to {HISTORY_PAGE}")
+        row = await self.store.load_table(tid)
+        if row is not None and row["status"] == "expired":
+            return _expired(tid)
+        # One entry more than the page says whether another page follows.
+        entries = await self.store.load_events(tid, upto=after + limit + 1)
         if not entries:
             return _error(404, "no_table", f"there is no table {tid!r}")
         svc = TableService(tid, self.lobby.seed_source)
         out: list[dict[str, Any]] = []
         for e in entries:
             svc.apply(e)
-            out.append({"seq": e.seq, "ts": e.ts, **svc.project(e)})
-        return Response(msgspec.json.encode(out), media_type="application/json")
+            if after < e.seq <= after + limit:
+                out.append({"seq": e.seq, "ts": e.ts, **svc.project(e)})
+        headers = {}
+        if entries[-1].seq > after + limit:
+            nxt = request.url.include_query_params(after=after + limit, limit=limit)
+            headers["link"] = f'<{nxt}>; rel="next"'
+        return Response(msgspec.json.encode(out), media_type="application/json", headers=headers)
+
+    async def stats(self, request: Request) -> Response:
+        """The tables in memory now (waiting, playing, over) and what came and went."""
+        assert self.lobby is not None
+        return JSONResponse(self.lobby.stats())
 
     async def index(self, request: Request) -> Response:
         """The page, its script and style URLs under this release's prefix (server.assets)."""
@@ -255,6 +305,10 @@ def _refusal(exc: HttpError) -> JSONResponse:
     )
 
 
+def _expired(tid: str) -> JSONResponse:
+    return _error(410, "table_expired", f"table {tid!r} never started and has expired")
+
+
 _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>tranque</title>
 <h1>tranque</h1><p>The server is running. The browser client is not installed yet; the protocol
 is in docs/protocol.md, and <code>python -m tranque.client</code> plays from a terminal.</p>"""
@@ -272,6 +326,7 @@ def create_app(
         Route("/api/tables/{table}/record", server.table_record),
         Route("/api/tables/{table}/history", server.table_history),
         Route("/health", lambda r: JSONResponse({"ok": True})),
+        Route("/api/stats", server.stats),
         WebSocketRoute("/ws", server.ws),
         Route("/t/{table}", server.index),
         Route("/", server.index),

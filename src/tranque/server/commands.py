@@ -84,6 +84,14 @@ def register(subparsers: Any) -> None:
             metavar="N",
             help=f"{what} ({default}; {_ENV[dest]})",
         )
+    add(
+        "--table-expiry", default="3600", metavar="S",
+        help="a table that has not started S seconds after its creation expires (3600)",
+    )  # fmt: skip
+    add(
+        "--finished-linger", default="300", metavar="S",
+        help="a finished table leaves memory S s after its end, once nobody has it open (300)",
+    )  # fmt: skip
     sec = serve.add_argument_group("origins and tokens")
     sec.add_argument(
         "--allow-origin",
@@ -145,6 +153,16 @@ def register(subparsers: Any) -> None:
     sb.add_argument("--json", action="store_true", help="print the figures as JSON")
     sb.set_defaults(func=_run_bench)
 
+    mem = bench.add_parser(
+        "memory",
+        help="the server's memory per idle and per playing table",
+        description="Start the server in its own process, create N idle (waiting) tables, then N "
+        "practice tables in play, and read the server's RSS before and after each batch.",
+    )
+    mem.add_argument("--tables", type=int, default=200, metavar="N", help="tables per kind (200)")
+    mem.add_argument("--json", action="store_true", help="print the figures as JSON")
+    mem.set_defaults(func=_run_bench_memory)
+
 
 def _bench_parser(subparsers: Any) -> Any:
     """The ``bench`` command's subparsers, whoever created ``bench`` first."""
@@ -168,6 +186,12 @@ def _run_bench(args: argparse.Namespace) -> int:
     from tranque.server.bench import run_bench
 
     return int(run_bench(args))
+
+
+def _run_bench_memory(args: argparse.Namespace) -> int:
+    from tranque.server.bench_memory import run_memory
+
+    return int(run_memory(args))
 
 
 def _flag(dest: str) -> str:
@@ -266,6 +290,8 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     for dest in ("grace", "choose_window", "redeal_window"):
         out[dest] = _number(args, dest, 0, 3600)
     out["rate"] = _number(args, "rate", 0.1, 100_000)
+    out["table_expiry"] = _number(args, "table_expiry", 1, 30 * 86400)
+    out["finished_linger"] = _number(args, "finished_linger", 0, 86400)
     from tranque.bots.base import make_bot
 
     try:
@@ -326,6 +352,8 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         secret=v["secret"],
         old_secrets=v["old_secrets"],
         token_max_age=v["token_max_age"],
+        table_expiry=v["table_expiry"],
+        finished_linger=v["finished_linger"],
     )
     url = args.db
 
@@ -348,6 +376,9 @@ def run_serve(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
     sock.set_inheritable(True)
+    # Listening before uvicorn's start-up: "serving at" is printed once the tables are rebuilt,
+    # which is before uvicorn listens on the socket; a client that connects at once was refused.
+    sock.listen(2048)
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app,

@@ -22,6 +22,7 @@ from tranque.server.edge import Limits, client_address, origin_allowed
 from tranque.server.identity import TokenState
 from tranque.server.protocol import Hello, Ping, ProtocolError, Sync, _peek_id, parse
 from tranque.table.owner import TableOwner, frame
+from tranque.table.service import TableError
 
 if TYPE_CHECKING:
     from tranque.server.app import Server
@@ -221,10 +222,13 @@ class Sockets:
             if who is None:
                 conn.push(error_frame("bad_token", "the token is not one this server signed"))
                 return
-            owner = await server.lobby.get(msg.table)
-            if owner is None:
-                conn.push(error_frame("no_table", f"there is no live table {msg.table!r}"))
+            try:
+                # A finished table that left memory comes back from its log for the hello.
+                owner = await server.lobby.join(msg.table)
+            except TableError as exc:
+                conn.push(error_frame(exc.code, exc.message))
                 return
+            # From here to ``attach`` nothing yields: the table cannot leave memory in between.
             watcher = msg.role == "spectator"
             cap = self.limits.max_spectators
             if watcher and cap and self.spectators[owner.table_id] >= cap:

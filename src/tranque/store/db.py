@@ -99,11 +99,12 @@ class Store:
             raw = _sqlite_connect(sqlite_path)
             self._raw = raw
             self._sync = sa.create_engine("sqlite://", creator=lambda: raw, poolclass=StaticPool)
-        self._queue: asyncio.Queue[Append] = asyncio.Queue()
+        # None: the store is closing; the writer stops once what came before is written.
+        self._queue: asyncio.Queue[Append | None] = asyncio.Queue()
+        self._closing = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0  # group commits made (for the benchmark)
-        self._writing = False  # a group taken from the queue and not yet committed
 
     @property
     def dialect(self) -> str:
@@ -162,22 +163,22 @@ class Store:
                 con.close()
 
         while True:
-            await asyncio.sleep(2.0)
+            # Stopped between checkpoints, never in one.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), 2.0)
+                return
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(checkpoint)
 
     async def close(self) -> None:
+        self._closing.set()
         if self._checkpointer is not None:
-            self._checkpointer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._checkpointer
             self._checkpointer = None
         if self._writer is not None:
-            # Let what is queued be written, then stop.
-            # A group already taken off the queue is finished too (a clean stop loses nothing).
-            while not self._queue.empty() or self._writing:
-                await asyncio.sleep(0.01)
-            self._writer.cancel()
+            # What is queued, and the group being written, are written; then the writer stops.
+            self._queue.put_nowait(None)
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
@@ -199,13 +200,18 @@ class Store:
         await fut
 
     async def _write_loop(self) -> None:
-        while True:
+        closing = False
+        while not closing:
             first = await self._queue.get()
-            self._writing = True
+            if first is None:
+                return
             group = [first]
             rows = len(first[1])
             while not self._queue.empty() and rows < MAX_GROUP:
                 item = self._queue.get_nowait()
+                if item is None:
+                    closing = True
+                    break
                 group.append(item)
                 rows += len(item[1])
             try:
@@ -223,8 +229,6 @@ class Store:
                         if not item[2].done():
                             item[2].set_result(None)
                 continue
-            finally:
-                self._writing = False
             for _, _, fut in group:
                 if not fut.done():
                     fut.set_result(None)
@@ -249,12 +253,15 @@ class Store:
                 await conn.execute(events.insert(), [dict(zip(keys, r, strict=True)) for r in rows])
         self.commits += 1
 
-    async def load_events(self, table_id: str) -> list[Entry]:
+    async def load_events(self, table_id: str, upto: int | None = None) -> list[Entry]:
+        """The table's log in order; with ``upto``, only the entries with ``seq <= upto``."""
         q = (
             sa.select(events.c.seq, events.c.type, events.c.payload, events.c.ts)
             .where(events.c.table_id == table_id)
             .order_by(events.c.seq)
         )
+        if upto is not None:
+            q = q.where(events.c.seq <= upto)
         async with self._connect() as conn:
             result = await conn.execute(q)
             return [Entry(r.seq, r.type, _decode(r.payload), r.ts) for r in result]
@@ -280,14 +287,49 @@ class Store:
             ).first()
             return row is not None
 
-    async def finish_table(self, table_id: str, record: dict[str, Any]) -> None:
+    async def finish_table(
+        self, table_id: str, record: dict[str, Any], info: dict[str, Any] | None = None
+    ) -> None:
+        """Save the record and mark the table over; ``info`` (the table's final info: seats,
+        nicknames, tally) replaces the stored settings, so it is served once the table has left
+        memory."""
+        now = time.time()
+        values: dict[str, Any] = {"status": "over", "ended": now}
+        if info is not None:
+            values["info"] = _encode(info).decode()
         async with self._begin() as conn:
             await conn.execute(
                 games.insert().values(
-                    table_id=table_id, record=_encode(record).decode(), finished=time.time()
+                    table_id=table_id, record=_encode(record).decode(), finished=now
                 )
             )
-            await conn.execute(tables.update().where(tables.c.id == table_id).values(status="over"))
+            await conn.execute(tables.update().where(tables.c.id == table_id).values(**values))
+
+    async def expire_table(self, table_id: str) -> None:
+        """Mark a table that never started ``expired``: it is not rebuilt at start again."""
+        async with self._begin() as conn:
+            await conn.execute(
+                tables.update()
+                .where(tables.c.id == table_id, tables.c.status == "open")
+                .values(status="expired", ended=time.time())
+            )
+
+    async def load_table(self, table_id: str) -> dict[str, Any] | None:
+        """The table's row: ``status``, ``info`` (decoded), ``created``, ``ended``; or None."""
+        q = sa.select(
+            tables.c.status, tables.c.info, tables.c.created, tables.c.ended, tables.c.host
+        ).where(tables.c.id == table_id)
+        async with self._connect() as conn:
+            row = (await conn.execute(q)).first()
+        if row is None:
+            return None
+        return {
+            "status": row.status,
+            "info": _decode(row.info),
+            "created": row.created,
+            "ended": row.ended,
+            "host": row.host,
+        }
 
     async def unfinished_tables(self) -> list[str]:
         async with self._connect() as conn:

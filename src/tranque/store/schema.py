@@ -19,9 +19,11 @@ tables = sa.Table(
     metadata,
     sa.Column("id", sa.String(64), primary_key=True),
     sa.Column("host", sa.String(64), nullable=False),
-    sa.Column("status", sa.String(16), nullable=False),  # "open" | "over"
-    sa.Column("info", sa.Text, nullable=False),  # JSON: settings at creation
+    sa.Column("status", sa.String(16), nullable=False),  # "open" | "over" | "expired"
+    # JSON: the settings at creation; once over, the table's final info (seats, nicknames...)
+    sa.Column("info", sa.Text, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("ended", sa.Float, nullable=True),  # when it was over or expired (0002)
 )
 
 events = sa.Table(

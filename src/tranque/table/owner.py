@@ -50,6 +50,8 @@ class TableOwner:
         self.task: asyncio.Task[None] | None = None
         self.on_over = on_over
         self.finished_saved = service.over
+        # Set by ``close``: the error every later command, hello or sync gets from this owner.
+        self.closed: tuple[str, str] | None = None
 
     @property
     def table_id(self) -> str:
@@ -64,6 +66,28 @@ class TableOwner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
 
+    def close(self, code: str, message: str) -> None:
+        """Stop the task for good (the table leaves memory); whoever is still attached gets the
+        error ``code`` now, and again for anything he sends this owner later."""
+        self.closed = (code, message)
+        for sub in self.subscribers:
+            sub.push(frame({"type": "error", "id": None, "code": code, "message": message}))
+        self.subscribers.clear()
+        # Hellos, syncs and commands not taken yet get their answer too.
+        for item in self.inbox:
+            if item[0] in ("attach", "sync", "cmd"):
+                self._refuse(item[1], item[2].get("id") if item[0] == "cmd" else None)
+        self.inbox.clear()
+        if self.task is not None:
+            self.task.cancel()
+
+    def _refuse(self, sub: Subscriber, cid: Any = None) -> bool:
+        if self.closed is None:
+            return False
+        code, message = self.closed
+        sub.push(frame({"type": "error", "id": cid, "code": code, "message": message}))
+        return True
+
     # -- the inbox ----
 
     def _put(self, item: tuple[Any, ...]) -> None:
@@ -71,16 +95,20 @@ class TableOwner:
         self.wake.set()
 
     def command(self, sub: Subscriber, msg: dict[str, Any]) -> None:
-        self._put(("cmd", sub, msg))
+        if not self._refuse(sub, msg.get("id")):
+            self._put(("cmd", sub, msg))
 
     def attach(self, sub: Subscriber, last_seq: int | None) -> None:
-        self._put(("attach", sub, last_seq))
+        if not self._refuse(sub):
+            self._put(("attach", sub, last_seq))
 
     def detach(self, sub: Subscriber) -> None:
-        self._put(("detach", sub))
+        if self.closed is None:
+            self._put(("detach", sub))
 
     def sync(self, sub: Subscriber, last_seq: int | None) -> None:
-        self._put(("sync", sub, last_seq))
+        if not self._refuse(sub):
+            self._put(("sync", sub, last_seq))
 
     async def run(self) -> None:
         # The inbox is a deque and an Event rather than a Queue read under a timeout: a
@@ -206,7 +234,7 @@ class TableOwner:
         svc = self.service
         if svc.over and not self.finished_saved and svc.record is not None:
             self.finished_saved = True
-            await self.store.finish_table(self.table_id, svc.record)
+            await self.store.finish_table(self.table_id, svc.record, svc.info())
             if self.on_over is not None:
                 self.on_over(self)
 

@@ -388,8 +388,10 @@ function onFrame(m, f) {
       route();
       return;
     }
-    if (f.code === "no_table") {
-      m.error = t("err_no_table");
+    // The table is gone (never there, expired before it started, or left the server's memory
+    // while this socket was on it): say so in place of the table, and stop reconnecting.
+    if (f.code === "no_table" || f.code === "table_expired" || f.code === "table_over") {
+      m.error = errorText(f);
       app.sock.close();
       renderTable();
       return;
