@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -146,13 +147,12 @@ def test_a_restart_rearms_expiry_with_the_time_left_and_saves_a_record_a_crash_m
         await until(lambda: done.service.over and done.finished_saved, 120)
         await first.close()  # the server stops: nothing expired yet
         # A crash between the last entry and the record: the table is open, with no record.
-        engine = first.store.engine  # type: ignore[attr-defined]
-        async with engine.begin() as conn:
-            await conn.exec_driver_sql(f"DELETE FROM games WHERE table_id = '{done.table_id}'")
-            await conn.exec_driver_sql(
-                f"UPDATE tables SET status = 'open' WHERE id = '{done.table_id}'"
-            )
         await first.store.close()  # type: ignore[attr-defined]
+        con = sqlite3.connect(db)
+        with con:
+            con.execute("DELETE FROM games WHERE table_id = ?", (done.table_id,))
+            con.execute("UPDATE tables SET status = 'open' WHERE id = ?", (done.table_id,))
+        con.close()
         created = waiting.service.last_ts  # its last (and only) entries: created, sat
         await until(lambda: time.time() >= created + 2.0)  # two of its three seconds are gone
 

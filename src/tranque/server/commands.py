@@ -290,7 +290,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     for dest in ("grace", "choose_window", "redeal_window"):
         out[dest] = _number(args, dest, 0, 3600)
     out["rate"] = _number(args, "rate", 0.1, 100_000)
-    out["table_expiry"] = _number(args, "table_expiry", 1, 30 * 86400)
+    out["table_expiry"] = _number(args, "table_expiry", 0.001, 30 * 86400)
     out["finished_linger"] = _number(args, "finished_linger", 0, 86400)
     from tranque.bots.base import make_bot
 
