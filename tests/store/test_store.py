@@ -11,7 +11,6 @@ from tranque.table.ports import Entry
 
 
 def test_urls() -> None:
-    assert async_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
     assert async_url("postgresql://u@h/db") == "postgresql+asyncpg://u@h/db"
 
 

@@ -20,7 +20,6 @@ EXTRA_OF = {
     "starlette": "server",
     "uvicorn": "server",
     "sqlalchemy": "server",
-    "aiosqlite": "server",
     "alembic": "server",
     "itsdangerous": "server",
     "msgspec": "server",

@@ -48,9 +48,7 @@ Append = tuple[str, Sequence[Entry], "asyncio.Future[None]"]
 
 
 def async_url(url: str) -> str:
-    """``sqlite:///x.db`` -> ``sqlite+aiosqlite:///x.db``; ``postgresql://`` -> asyncpg."""
-    if url.startswith("sqlite:"):
-        return "sqlite+aiosqlite:" + url[len("sqlite:") :]
+    """``postgresql://`` -> ``postgresql+asyncpg://`` (SQLite needs no async driver: see above)."""
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         return "postgresql+asyncpg://" + url.split("://", 1)[1]
     return url
