@@ -150,6 +150,8 @@ class _Player:
                     run.acks.append(now - asked)
                 if f.type == "error" and f.code not in ("stale", "not_your_turn", "duplicate"):
                     run.stats["errors"] += 1
+                    codes = run.stats["error_codes"]
+                    codes[f.code] = codes.get(f.code, 0) + 1
             if f.state is not None:
                 self._decide(f.state)
 
@@ -303,6 +305,7 @@ async def _load(plan: dict[str, Any]) -> dict[str, Any]:
         "ack_practice": [],
         "bot_plays": 0,
         "errors": 0,
+        "error_codes": {},
         "games": 0,
         "seated": 0,
         "measuring": False,
@@ -347,6 +350,7 @@ async def _load(plan: dict[str, Any]) -> dict[str, Any]:
         "ack_ms_p50": _pct(acks, 0.50),
         "ack_ms_p99": _pct(acks, 0.99),
         "errors": stats["errors"],
+        "error_codes": stats["error_codes"],
     }
     if practice:
         pa = stats["ack_practice"]
