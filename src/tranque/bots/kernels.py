@@ -895,6 +895,11 @@ def mcmc_worlds(
     loc = np.zeros(N_TILES, np.int64)
     hid = np.zeros(4, np.int64)
     ll = np.zeros(4, np.float64)
+    place = np.zeros(2, np.int64)
+    new_hid = np.zeros(2, np.int64)
+    new_ll = np.zeros(2, np.float64)
+    # Everything but the seat and its hand that the likelihood of a seat's plays depends on.
+    model = (snaps, pt_seat, pt_future, pt_move, npts, W, log_best, eps, tmp, moves, scores)
     made = 0
     for _c in range(n_chains):
         if sample_worlds(Sv, me, 1, rng, one, logq) == 0:
@@ -911,21 +916,7 @@ def mcmc_worlds(
             if loc[t] == 3:
                 hid[3] |= bit
         for k in range(3):
-            ll[k] = seat_loglik(
-                owners[k],
-                hid[k],
-                snaps,
-                pt_seat,
-                pt_future,
-                pt_move,
-                npts,
-                W,
-                log_best,
-                eps,
-                tmp,
-                moves,
-                scores,
-            )
+            ll[k] = seat_loglik(owners[k], hid[k], *model)
         steps = burn + thin * per_chain
         for step in range(1, steps + 1):
             if nt >= 2:
@@ -936,54 +927,23 @@ def mcmc_worlds(
                 if la != lb and ok[a, lb] and ok[b, la]:
                     ba = np.int64(1) << tiles[a]
                     bb = np.int64(1) << tiles[b]
-                    na = (hid[la] & ~ba) | bb
-                    nb = (hid[lb] & ~bb) | ba
-                    new_a = 0.0
-                    new_b = 0.0
+                    # The two places after the swap; a seat's likelihood changes, not the
+                    # sleepers' (place 3, which made no plays).
+                    place[0], place[1] = la, lb
+                    new_hid[0] = (hid[la] & ~ba) | bb
+                    new_hid[1] = (hid[lb] & ~bb) | ba
                     delta = 0.0
-                    if la < 3:
-                        new_a = seat_loglik(
-                            owners[la],
-                            na,
-                            snaps,
-                            pt_seat,
-                            pt_future,
-                            pt_move,
-                            npts,
-                            W,
-                            log_best,
-                            eps,
-                            tmp,
-                            moves,
-                            scores,
-                        )
-                        delta += new_a - ll[la]
-                    if lb < 3:
-                        new_b = seat_loglik(
-                            owners[lb],
-                            nb,
-                            snaps,
-                            pt_seat,
-                            pt_future,
-                            pt_move,
-                            npts,
-                            W,
-                            log_best,
-                            eps,
-                            tmp,
-                            moves,
-                            scores,
-                        )
-                        delta += new_b - ll[lb]
+                    for j in range(2):
+                        if place[j] < 3:
+                            new_ll[j] = seat_loglik(owners[place[j]], new_hid[j], *model)
+                            delta += new_ll[j] - ll[place[j]]
                     if delta >= 0.0 or rng_float(rng) < math.exp(delta):
-                        hid[la] = na
-                        hid[lb] = nb
                         loc[a] = lb
                         loc[b] = la
-                        if la < 3:
-                            ll[la] = new_a
-                        if lb < 3:
-                            ll[lb] = new_b
+                        for j in range(2):
+                            hid[place[j]] = new_hid[j]
+                            if place[j] < 3:
+                                ll[place[j]] = new_ll[j]
             if step > burn and (step - burn) % thin == 0 and made < out_hands.shape[0]:
                 for s in range(4):
                     out_hands[made, s] = 0
