@@ -404,17 +404,24 @@ def heuristic_scores(
 
 
 @njit(cache=True)
+def first_best(scores: np.ndarray, n: int) -> int:
+    """The index of the highest of the first ``n`` scores, the first one on ties: the heuristic's
+    move wherever it plays (its own choice, its playouts, the model of the other players)."""
+    best = 0
+    for i in range(1, n):
+        if scores[i] > scores[best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
 def heuristic_choice(S: np.ndarray, W: np.ndarray, moves: np.ndarray, scores: np.ndarray) -> int:
     """The heuristic's move (highest score, first on ties)."""
     n = legal_moves(S, moves)
     if n == 1:
         return moves[0]
     heuristic_scores(S, moves, n, W, scores)
-    best = 0
-    for i in range(1, n):
-        if scores[i] > scores[best]:
-            best = i
-    return moves[best]
+    return moves[first_best(scores, n)]
 
 
 @njit(cache=True)
@@ -464,13 +471,7 @@ def playout_heuristic(
             apply_move(S, moves[0])
             continue
         heuristic_scores(S, moves, n, W, scores)
-        if temp <= 0.0:
-            k = 0
-            for i in range(1, n):
-                if scores[i] > scores[k]:
-                    k = i
-        else:
-            k = softmax_pick(scores, n, temp, rng)
+        k = first_best(scores, n) if temp <= 0.0 else softmax_pick(scores, n, temp, rng)
         apply_move(S, moves[k])
     return S[S_VALUE]
 
@@ -825,11 +826,7 @@ def seat_loglik(
         if n == 1:
             continue
         heuristic_scores(tmp, moves, n, W, scores)
-        best = 0
-        for i in range(1, n):
-            if scores[i] > scores[best]:
-                best = i
-        if moves[best] == pt_move[p]:
+        if moves[first_best(scores, n)] == pt_move[p]:
             total += log_best
         else:
             total += math.log(eps / (n - 1))
