@@ -121,7 +121,10 @@ def test_the_re_deal_keeps_the_fact_that_the_table_has_not_blocked() -> None:
         assert differ > 0
 
 
-@pytest.mark.parametrize("name", FAST)
+# ``strong`` searches at every decision: seconds each, marked slow.
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n == "strong" else n for n in FAST]
+)
 def test_same_view_same_decision(name: str) -> None:
     changed_any = False
     for seed in (*range(12), *NEAR_TRANQUE):

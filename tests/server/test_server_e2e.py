@@ -105,6 +105,7 @@ def test_four_people_play_every_variant_to_the_end(server: Any, variant: str) ->
     asyncio.run(go())
 
 
+@pytest.mark.slow
 def test_four_people_play_a_miami_match_across_games(server_factory: Any) -> None:
     """Best of three: the table starts game after game until a pair has two wins."""
     server = server_factory("--test-seed", "6d69616d69")
@@ -153,7 +154,6 @@ def test_four_people_play_a_miami_match_across_games(server_factory: Any) -> Non
     asyncio.run(go())
 
 
-@pytest.mark.slow
 def test_a_full_havana_game_to_100(server: Any) -> None:
     async def go() -> None:
         tid, clients = await seat_four(server.base, "havana")

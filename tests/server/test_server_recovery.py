@@ -102,6 +102,7 @@ async def _crash_run(server_factory: Any, crash: bool, tmp_db: Any) -> dict[str,
     return dict(record)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("crash", [True])
 def test_kill_9_mid_hand_then_restart_gives_the_record_of_a_run_without_the_crash(
     server_factory: Any, tmp_path: Any, crash: bool
