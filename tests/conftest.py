@@ -146,4 +146,5 @@ def server_factory(tmp_path: Path, server_fast_args: list[str]) -> Iterator[Any]
 
 @pytest.fixture
 def server(server_factory: Any) -> ServerProcess:
-    return server_factory()
+    sp: ServerProcess = server_factory()
+    return sp

@@ -11,6 +11,7 @@ the first choice and the deals again from the start, so any prefix is a whole ga
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hypothesis import example, given, settings
@@ -125,7 +126,8 @@ PINNED = [
 ]
 
 
-def pinned(test):  # type: ignore[no-untyped-def]
+def pinned(test: Callable[[Script], None]) -> Callable[[Script], None]:
+    """Every ``PINNED`` script as an ``@example`` of ``test``."""
     for script in PINNED:
         test = example(script)(test)
     return test
