@@ -5,7 +5,12 @@ from __future__ import annotations
 from tranque.bots import kernels as K
 from tranque.bots.base import make_bot
 from tranque.bots.convert import sample_view
-from tranque.bots.heuristic import GREEDY_WEIGHTS, HEURISTIC_WEIGHTS, hand_strength
+from tranque.bots.heuristic import (
+    GREEDY_WEIGHTS,
+    HEURISTIC_WEIGHTS,
+    HeuristicBot,
+    hand_strength,
+)
 from tranque.rules.game import GameState, LeadChoice, Phase, Setup
 from tranque.rules.hand import Action, Deal, HandState
 from tranque.rules.tiles import ALL_TILES, parse_tiles
@@ -62,9 +67,9 @@ def test_heuristic_closes_the_number_an_opponent_passed_on() -> None:
     assert make_bot("heuristic").choose_action(view) == closes
     assert make_bot("greedy").choose_action(view) == heavier
     # The same bot with that one teaching taken out plays the heavier tile.
-    untaught = make_bot("heuristic")
-    untaught.weights = HEURISTIC_WEIGHTS.copy()  # type: ignore[attr-defined]
-    untaught.weights[K.W_NEXT_VOID] = 0.0  # type: ignore[attr-defined]
+    untaught = HeuristicBot()
+    untaught.weights = HEURISTIC_WEIGHTS.copy()
+    untaught.weights[K.W_NEXT_VOID] = 0.0
     assert untaught.choose_action(view) == heavier
 
 
