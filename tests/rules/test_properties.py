@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -200,6 +201,8 @@ def check_step(before: HandState, game: GameState) -> None:
             assert out.points == 0
 
 
+# Every view of every seat at every move: 3 to 20 s, by the machine's load.
+@pytest.mark.slow
 @settings(max_examples=40)
 @pinned
 @given(scripts())
