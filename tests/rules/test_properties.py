@@ -117,8 +117,8 @@ def _in_order(preset: str) -> tuple[int, ...]:
 
 
 # Pinned cases, tried first on every run: each variant with the set in its own order and the first
-# choice everywhere; a redeal asked for and then declined on a deal of all the doubles; the
-# last legal move where a pick can reach it.
+# choice everywhere; seat 0 dealt all the doubles, asking for the redeal (Havana) and declining
+# it (Miami); the last choice everywhere (Oriente, the set in reverse).
 PINNED = [
     *(Script(name, (_in_order(name),)) for name in sorted(PRESETS)),
     Script("havana", (_doubles_first("havana"), _in_order("havana")), (1, 0, 0, 1)),
