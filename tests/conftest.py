@@ -10,11 +10,35 @@ import os
 import signal
 import subprocess
 import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis. Its built-in "ci" profile (loaded whenever CI is set) is derandomized: CI would run
+# the same cases forever and never find a new one. Ours keeps the pinned ``@example`` cases of
+# each property test (the fixed examples every run tries first, the shapes that broke once) and
+# draws fresh random cases on every run, CI included; a failure prints its
+# ``@reproduce_failure`` blob, to be pinned as an ``@example``. No database: a fresh clone has
+# none, and a local ``.hypothesis/`` (git-ignored) only replays this machine's own failures.
+settings.register_profile(
+    "ci",
+    derandomize=False,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+# Loopback requests never go through a proxy the environment may name.
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 # The per-client limits are off in the servers the tests start (every test client is 127.0.0.1);
 # the tests of the limits turn each on with its flag, which wins over the environment.
@@ -65,7 +89,25 @@ class ServerProcess:
             raise RuntimeError(f"the server did not start: {line!r} {self.errors()[-2000:]}")
         self.base = line.split()[3].rstrip("/")
         self.port = int(self.base.rsplit(":", 1)[1])
+        self._wait_until_it_answers()
         return self.base
+
+    def _wait_until_it_answers(self, seconds: float = 30.0) -> None:
+        """The start line may come before the socket listens: wait for a real ``GET /health``."""
+        assert self.proc is not None
+        end = time.monotonic() + seconds
+        while True:
+            try:
+                with _DIRECT.open(self.base + "/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > end:
+                self.proc.kill()
+                self.proc.communicate(timeout=10)
+                raise RuntimeError(f"the server never answered: {self.errors()[-2000:]}")
+            time.sleep(0.05)
 
     def errors(self) -> str:
         return self.log.read_text() if self.log.exists() else ""
@@ -119,4 +161,5 @@ def server_factory(tmp_path: Path, server_fast_args: list[str]) -> Iterator[Any]
 
 @pytest.fixture
 def server(server_factory: Any) -> ServerProcess:
-    return server_factory()
+    sp: ServerProcess = server_factory()
+    return sp

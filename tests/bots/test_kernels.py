@@ -65,22 +65,41 @@ def test_kernel_agrees_with_checked_path(rules: Rules) -> None:
     assert kinds >= {"pegarse", "tranque"}
 
 
+def minimax(hand: HandState) -> int:
+    """The perfect-information value for pair A, by plain minimax on the checked path."""
+    o = hand.outcome
+    if o is not None:
+        return 0 if o.winning_pair is None else (o.points if o.winning_pair == 0 else -o.points)
+    values = [minimax(hand.apply(a)) for a in hand.legal_actions()]
+    return max(values) if hand.turn % 2 == 0 else min(values)
+
+
 def test_exact_solver_matches_brute_force() -> None:
     """Alpha-beta gives the same minimax value as a plain minimax on the checked path."""
     rules = Rules(tiles_each=3)
     rng = random.Random(7)
-
-    def minimax(hand: HandState) -> int:
-        if hand.outcome is not None:
-            o = hand.outcome
-            return 0 if o.winning_pair is None else (o.points if o.winning_pair == 0 else -o.points)
-        values = [minimax(hand.apply(a)) for a in hand.legal_actions()]
-        return max(values) if hand.turn % 2 == 0 else min(values)
-
     for n in range(40):
         hand = HandState.start(rules, random_deal(rules, rng), leader=n % 4)
         assert K.solve_exact(_state(rules, hand)) == minimax(hand)
 
 
-def test_random_playouts_per_second_is_positive() -> None:
+def test_random_hands_plays_each_hand_of_its_own_deal_to_the_end() -> None:
+    """The benchmark's loop (``random_playouts_per_second`` times it) deals and finishes every
+    hand it counts: the same steps taken one by one give each hand an outcome and the same sum."""
+    rng = np.zeros(1, np.uint64)
+    K.rng_seed(rng, 5, 0)
+    hands = np.zeros(4, np.int64)
+    moves = np.zeros(64, np.int64)
+    total, deals, kinds = 0, set(), set()
+    for k in range(300):
+        set_mask = K.random_deal(rng, 10, 9, hands)
+        assert set_mask == HAVANA.tile_set.mask
+        deals.add(tuple(int(h) for h in hands))
+        S = K.new_state(hands, k & 3, 10, 1, 0, set_mask)
+        total += int(K.playout_random(S, rng, moves))
+        assert int(S[K.S_KIND]) != K.KIND_ON
+        kinds.add(int(S[K.S_KIND]))
+    assert len(deals) == 300 and kinds >= {K.KIND_PEGARSE, K.KIND_TRANQUE}
+    assert K.random_hands(300, 5) == total
+    assert K.random_hands(300, 6) != total  # another seed, other deals
     assert K.random_playouts_per_second(0.05) > 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from math import comb
 
+import pytest
 from scipy.stats import chisquare
 
 from tranque.fair.recipe import Stream, deal_key, deal_order, shuffle_label
@@ -106,6 +107,7 @@ def test_hypergeometric_law() -> None:
     assert abs(sum(exp) - N_KEYS) < 1e-6
 
 
+@pytest.mark.slow
 def test_the_deal_is_uniform() -> None:
     first, doubles = _sample(_fair, N_KEYS)
     assert sum(first) == N_KEYS

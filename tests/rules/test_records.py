@@ -93,10 +93,10 @@ def test_not_a_record(text: str) -> None:
 
 
 def test_game_record_checks_who_led() -> None:
-    from tests.rules.test_properties import play_game
+    from tests.rules.test_properties import Script, play_game
     from tranque.rules.record import game_record
 
-    record = game_record(play_game("havana", 3, check=False))
+    record = game_record(play_game(Script("havana", (tuple(range(55)),), (3, 1, 4)), check=False))
     bad = copy.deepcopy(record)
     bad["hands"][0]["leader"] = (bad["hands"][0]["leader"] + 1) % 4
     with pytest.raises(ReplayError, match="led"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 TILE = re.compile(r"^\d\d$")
@@ -52,11 +53,25 @@ def deals_of(record: dict[str, Any]) -> dict[tuple[int, int], tuple[list[set[str
     return out
 
 
-def scan(frames: list[str], seat: int | None, record: dict[str, Any]) -> int:
-    """Check every frame; return how many were checked. Raises AssertionError on a leak."""
+@dataclass(frozen=True)
+class Scanned:
+    """What a scan looked at: a scan that saw nothing proves nothing, so tests assert on this."""
+
+    frames: int  # frames checked
+    with_tiles: int  # ... that carried at least one tile
+    guarded: int  # ... that carried tiles while some tile was forbidden (a leak was possible)
+
+    def at_least(self, n: int) -> Scanned:
+        """Fail unless ``n`` frames or more with tiles were checked against a known deal."""
+        assert self.guarded >= n, f"the scan proves too little: {self}"
+        return self
+
+
+def scan(frames: list[str], seat: int | None, record: dict[str, Any]) -> Scanned:
+    """Check every frame; say how many were checked. Raises AssertionError on a leak."""
     deals = deals_of(record)
     forbidden: set[str] = set()
-    checked = 0
+    checked = with_tiles = guarded = 0
 
     def enter(hand: int, attempt: int) -> None:
         nonlocal forbidden
@@ -96,7 +111,15 @@ def scan(frames: list[str], seat: int | None, record: dict[str, Any]) -> int:
                             forbidden.discard(_norm(mv.split("@")[0]))
                 else:
                     forbidden = set()
-        leaked = tiles_in(msg, set()) & forbidden
+        tiles = tiles_in(msg, set())
+        leaked = tiles & forbidden
         assert not leaked, f"seat {seat} saw {sorted(leaked)} in {text[:300]}"
         checked += 1
-    return checked
+        with_tiles += bool(tiles)
+        guarded += bool(tiles and forbidden)
+    return Scanned(checked, with_tiles, guarded)
+
+
+def scan_all(clients: list[Any], record: dict[str, Any], at_least: int) -> list[Scanned]:
+    """Scan each seat's client (seat = its index) and ask each scan to have proved something."""
+    return [scan(c.frames, s, record).at_least(at_least) for s, c in enumerate(clients)]

@@ -20,6 +20,9 @@ from tranque.fair.recipe import (
 from tranque.rules.tiles import format_tiles
 from tranque.rules.variants import Rules
 
+# Chromium must start for these (seconds), and `make test-fast` does not set a browser up.
+pytestmark = pytest.mark.slow
+
 SERVER = bytes(range(32))
 SEEDS = [bytes(range(32, 64)), bytes(range(64, 96)), b"", bytes(range(96, 128))]
 

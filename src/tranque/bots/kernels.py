@@ -404,17 +404,24 @@ def heuristic_scores(
 
 
 @njit(cache=True)
+def first_best(scores: np.ndarray, n: int) -> int:
+    """The index of the highest of the first ``n`` scores, the first one on ties: the heuristic's
+    move wherever it plays (its own choice, its playouts, the model of the other players)."""
+    best = 0
+    for i in range(1, n):
+        if scores[i] > scores[best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
 def heuristic_choice(S: np.ndarray, W: np.ndarray, moves: np.ndarray, scores: np.ndarray) -> int:
     """The heuristic's move (highest score, first on ties)."""
     n = legal_moves(S, moves)
     if n == 1:
         return moves[0]
     heuristic_scores(S, moves, n, W, scores)
-    best = 0
-    for i in range(1, n):
-        if scores[i] > scores[best]:
-            best = i
-    return moves[best]
+    return moves[first_best(scores, n)]
 
 
 @njit(cache=True)
@@ -464,13 +471,7 @@ def playout_heuristic(
             apply_move(S, moves[0])
             continue
         heuristic_scores(S, moves, n, W, scores)
-        if temp <= 0.0:
-            k = 0
-            for i in range(1, n):
-                if scores[i] > scores[k]:
-                    k = i
-        else:
-            k = softmax_pick(scores, n, temp, rng)
+        k = first_best(scores, n) if temp <= 0.0 else softmax_pick(scores, n, temp, rng)
         apply_move(S, moves[k])
     return S[S_VALUE]
 
@@ -825,11 +826,7 @@ def seat_loglik(
         if n == 1:
             continue
         heuristic_scores(tmp, moves, n, W, scores)
-        best = 0
-        for i in range(1, n):
-            if scores[i] > scores[best]:
-                best = i
-        if moves[best] == pt_move[p]:
+        if moves[first_best(scores, n)] == pt_move[p]:
             total += log_best
         else:
             total += math.log(eps / (n - 1))
@@ -895,6 +892,11 @@ def mcmc_worlds(
     loc = np.zeros(N_TILES, np.int64)
     hid = np.zeros(4, np.int64)
     ll = np.zeros(4, np.float64)
+    place = np.zeros(2, np.int64)
+    new_hid = np.zeros(2, np.int64)
+    new_ll = np.zeros(2, np.float64)
+    # Everything but the seat and its hand that the likelihood of a seat's plays depends on.
+    model = (snaps, pt_seat, pt_future, pt_move, npts, W, log_best, eps, tmp, moves, scores)
     made = 0
     for _c in range(n_chains):
         if sample_worlds(Sv, me, 1, rng, one, logq) == 0:
@@ -911,21 +913,7 @@ def mcmc_worlds(
             if loc[t] == 3:
                 hid[3] |= bit
         for k in range(3):
-            ll[k] = seat_loglik(
-                owners[k],
-                hid[k],
-                snaps,
-                pt_seat,
-                pt_future,
-                pt_move,
-                npts,
-                W,
-                log_best,
-                eps,
-                tmp,
-                moves,
-                scores,
-            )
+            ll[k] = seat_loglik(owners[k], hid[k], *model)
         steps = burn + thin * per_chain
         for step in range(1, steps + 1):
             if nt >= 2:
@@ -936,54 +924,23 @@ def mcmc_worlds(
                 if la != lb and ok[a, lb] and ok[b, la]:
                     ba = np.int64(1) << tiles[a]
                     bb = np.int64(1) << tiles[b]
-                    na = (hid[la] & ~ba) | bb
-                    nb = (hid[lb] & ~bb) | ba
-                    new_a = 0.0
-                    new_b = 0.0
+                    # The two places after the swap; a seat's likelihood changes, not the
+                    # sleepers' (place 3, which made no plays).
+                    place[0], place[1] = la, lb
+                    new_hid[0] = (hid[la] & ~ba) | bb
+                    new_hid[1] = (hid[lb] & ~bb) | ba
                     delta = 0.0
-                    if la < 3:
-                        new_a = seat_loglik(
-                            owners[la],
-                            na,
-                            snaps,
-                            pt_seat,
-                            pt_future,
-                            pt_move,
-                            npts,
-                            W,
-                            log_best,
-                            eps,
-                            tmp,
-                            moves,
-                            scores,
-                        )
-                        delta += new_a - ll[la]
-                    if lb < 3:
-                        new_b = seat_loglik(
-                            owners[lb],
-                            nb,
-                            snaps,
-                            pt_seat,
-                            pt_future,
-                            pt_move,
-                            npts,
-                            W,
-                            log_best,
-                            eps,
-                            tmp,
-                            moves,
-                            scores,
-                        )
-                        delta += new_b - ll[lb]
+                    for j in range(2):
+                        if place[j] < 3:
+                            new_ll[j] = seat_loglik(owners[place[j]], new_hid[j], *model)
+                            delta += new_ll[j] - ll[place[j]]
                     if delta >= 0.0 or rng_float(rng) < math.exp(delta):
-                        hid[la] = na
-                        hid[lb] = nb
                         loc[a] = lb
                         loc[b] = la
-                        if la < 3:
-                            ll[la] = new_a
-                        if lb < 3:
-                            ll[lb] = new_b
+                        for j in range(2):
+                            hid[place[j]] = new_hid[j]
+                            if place[j] < 3:
+                                ll[place[j]] = new_ll[j]
             if step > burn and (step - burn) % thin == 0 and made < out_hands.shape[0]:
                 for s in range(4):
                     out_hands[made, s] = 0
