@@ -30,7 +30,7 @@ from tranque.server.identity import Identity
 from tranque.server.protocol import Hello, Ping, ProtocolError, Sync, _peek_id, parse
 from tranque.table.lobby import Lobby
 from tranque.table.owner import TableOwner, frame
-from tranque.table.ports import Entry, TableStore, WallClock
+from tranque.table.ports import Entry, TableStore, Thinker, WallClock
 from tranque.table.service import TableService, TableSettings, fixed_seeds, secure_seeds
 
 log = logging.getLogger("tranque.server")
@@ -48,6 +48,9 @@ class ServerConfig:
     strikes: int = 20  # messages refused for the rate before the connection is closed
     queue_limit: int = 5000  # frames waiting for a slow connection before it is dropped
     on_ready: Callable[[], None] | None = None  # called once the tables are rebuilt
+    # Where bots think (``runtime.pool.WorkerPool`` for ``tranque serve``; None: a thread of
+    # this process). Started and closed with the app if it has ``start`` / ``close``.
+    thinker: Thinker | None = None
 
 
 class Connection:
@@ -126,12 +129,17 @@ class Server:
         self.identity = Identity(secret)
         self.counter = int(await store.get_meta("table_counter") or 0)
         seed = self.config.test_seed
+        thinker = self.config.thinker
+        start = getattr(thinker, "start", None)
+        if start is not None:
+            await start()
         self.lobby = Lobby(
             store,
             WallClock(),
             fixed_seeds(seed) if seed is not None else secure_seeds,
             self.config.defaults,
             table_ids=self._next_table_id,
+            thinker=thinker,
         )
         recovered = await self.lobby.recover()
         if recovered:
@@ -142,6 +150,9 @@ class Server:
             yield
         finally:
             await self.lobby.close()
+            close_pool = getattr(thinker, "close", None)
+            if close_pool is not None:
+                await close_pool()
             close = getattr(store, "close", None)
             if close is not None:
                 await close()
@@ -240,6 +251,15 @@ class Server:
             svc.apply(e)
             out.append({"seq": e.seq, "ts": e.ts, **svc.project(e)})
         return Response(msgspec.json.encode(out), media_type="application/json")
+
+    async def health(self, request: Request) -> Response:
+        """Alive, and the worker pool's figures (workers, ready, busy, queued, replaced,
+        retried) when bots think in one."""
+        body: dict[str, Any] = {"ok": True}
+        stats = getattr(self.config.thinker, "stats", None)
+        if stats is not None:
+            body["workers"] = stats()
+        return JSONResponse(body)
 
     async def index(self, request: Request) -> Response:
         page = WEB_DIR / "index.html"
@@ -363,7 +383,7 @@ def create_app(
         Route("/api/tables/{table}", server.table_info),
         Route("/api/tables/{table}/record", server.table_record),
         Route("/api/tables/{table}/history", server.table_history),
-        Route("/health", lambda r: JSONResponse({"ok": True})),
+        Route("/health", server.health),
         WebSocketRoute("/ws", server.ws),
         Route("/t/{table}", server.index),
     ]

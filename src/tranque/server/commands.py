@@ -1,6 +1,7 @@
 """``tranque serve`` and ``tranque bench server``: the server on uvicorn, and its benchmark.
 
-This module is the composition root: it plugs the SQL store into the app's ``TableStore`` port.
+This module is the composition root: it plugs the SQL store into the app's ``TableStore`` port and
+the pool of worker processes (``runtime.pool``) into the tables' ``Thinker`` port.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 import socket
 from dataclasses import replace
 from typing import Any
@@ -34,7 +36,33 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--fair-window", type=float, default=3.0, metavar="S", help="default 3")
     serve.add_argument("--choose-window", type=float, default=15.0, metavar="S")
     serve.add_argument("--redeal-window", type=float, default=15.0, metavar="S")
-    serve.add_argument("--bot", default="heuristic", help="bot for empty seats and clocks")
+    serve.add_argument(
+        "--bot",
+        default="heuristic",
+        help="bot for empty seats, takeovers and clocks: a level (facil, normal, fuerte) or a "
+        "bot's name (random, heuristic, strong, ...); default heuristic",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes where bots think (default: the number of cores)",
+    )
+    serve.add_argument(
+        "--think-timeout",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="seconds a bot's decision may take before its worker is replaced and the decision "
+        "sent to another (default 30)",
+    )
+    serve.add_argument(
+        "--test-think-delay",
+        type=float,
+        default=0.0,
+        help=argparse.SUPPRESS,  # tests only: every bot decision takes this much longer
+    )
     serve.add_argument("--rate", type=float, default=20.0, help="messages/s per connection")
     serve.add_argument(
         "--test-seed",
@@ -80,9 +108,21 @@ def _run_bench(args: argparse.Namespace) -> int:
 
 
 def build_app(args: argparse.Namespace) -> Any:
+    from tranque.bots.base import resolve_bot
+    from tranque.runtime.pool import WorkerPool
     from tranque.server.app import ServerConfig, create_app
     from tranque.store import open_store
     from tranque.table.service import TableSettings
+
+    try:
+        resolve_bot(args.bot)
+    except ValueError as exc:
+        raise CommandError(f"--bot: {exc}") from None
+    workers = args.workers if args.workers is not None else os.cpu_count() or 1
+    if workers < 1:
+        raise CommandError("--workers is at least 1")
+    if not args.think_timeout > 0:
+        raise CommandError("--think-timeout is a number of seconds above 0")
 
     defaults = replace(
         TableSettings(),
@@ -102,7 +142,11 @@ def build_app(args: argparse.Namespace) -> Any:
             seed = bytes.fromhex(args.test_seed)
         except ValueError:
             raise CommandError("--test-seed is hex") from None
-    config = ServerConfig(defaults=defaults, test_seed=seed, rate=args.rate, burst=3 * args.rate)
+    # Bots think in worker processes, never on the event loop; the app starts and closes them.
+    pool = WorkerPool(workers, timeout=args.think_timeout, test_delay=args.test_think_delay)
+    config = ServerConfig(
+        defaults=defaults, test_seed=seed, rate=args.rate, burst=3 * args.rate, thinker=pool
+    )
     config.on_ready = getattr(args, "on_ready", None)
     url = args.db
 

@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Callable
 
 from tranque.table.owner import RECENT, TableOwner, frame
-from tranque.table.ports import Clock, Entry, TableStore
+from tranque.table.ports import Clock, Entry, TableStore, Thinker
 from tranque.table.service import SeedSource, TableService, TableSettings, resolve_bot_name
 
 
@@ -20,7 +20,9 @@ class Lobby:
         seed_source: SeedSource,
         defaults: TableSettings,
         table_ids: Callable[[], str] | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
+        self.thinker = thinker  # where every table's bots think (None: a thread of this process)
         self.store = store
         self.clock = clock
         self.seed_source = seed_source
@@ -49,7 +51,7 @@ class Lobby:
         return count
 
     def _start(self, svc: TableService, recent: list[tuple[int, bytes]]) -> TableOwner:
-        owner = TableOwner(svc, self.store, self.clock, on_over=self._over)
+        owner = TableOwner(svc, self.store, self.clock, on_over=self._over, thinker=self.thinker)
         owner.recent.extend(recent)
         self.owners[svc.table_id] = owner
         owner.start()
@@ -84,7 +86,7 @@ class Lobby:
                     first.append(e)
         await self.store.create_table(table_id, host, {"settings": settings.to_json()})
         await self.store.append(table_id, first)
-        owner = TableOwner(svc, self.store, self.clock, on_over=self._over)
+        owner = TableOwner(svc, self.store, self.clock, on_over=self._over, thinker=self.thinker)
         for e in first:
             owner.recent.append((e.seq, frame(svc.project(e))))
         self.owners[table_id] = owner
