@@ -43,7 +43,7 @@ class ThinkError(Exception):
     """A decision the pool could not make: every attempt's worker died, or the bot raised."""
 
 
-def _worker_main(conn: Connection, warm: bool, test_delay: float) -> None:
+def _worker_main(conn: Connection, warm: bool, test_gate: str | None) -> None:
     """A worker's life: warm the kernels, say ready, answer requests until told to stop."""
     # Ctrl-C and SIGTERM reach the whole process group; the server closes its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -62,8 +62,8 @@ def _worker_main(conn: Connection, warm: bool, test_delay: float) -> None:
         if msg is None:
             return
         job_id, request = msg
-        if test_delay:
-            time.sleep(test_delay)  # tests only: a decision slow enough to watch
+        while test_gate is not None and not os.path.exists(test_gate):
+            time.sleep(0.02)  # tests only: every decision waits until the gate file exists
         try:
             conn.send((job_id, True, think(request)))
         except Exception as exc:
@@ -99,7 +99,7 @@ class WorkerPool:
         timeout: float = 30.0,
         attempts: int = 3,
         warm: bool = True,
-        test_delay: float = 0.0,
+        test_gate: str | None = None,
     ) -> None:
         if size < 1:
             raise ValueError("a worker pool has at least one worker")
@@ -107,7 +107,9 @@ class WorkerPool:
         self.timeout = timeout
         self.attempts = attempts
         self.warm = warm
-        self.test_delay = test_delay  # tests only: every decision takes this much longer
+        # Tests only: a decision is not made before this file exists (decisions that stay out as
+        # long as a test needs, whatever the machine's speed).
+        self.test_gate = test_gate
         self.ctx = multiprocessing.get_context("spawn")
         self.workers: list[_Worker] = []
         self.queue: deque[_Job] = deque()
@@ -176,7 +178,7 @@ class WorkerPool:
         mine, theirs = self.ctx.Pipe(duplex=True)
         process = self.ctx.Process(
             target=_worker_main,
-            args=(theirs, self.warm, self.test_delay),
+            args=(theirs, self.warm, self.test_gate),
             name="tranque-worker",
             daemon=True,
         )

@@ -24,6 +24,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from tranque.bots.base import resolve_bot
 from tranque.rules.errors import RulesError
 from tranque.rules.variants import Rules
 from tranque.server.identity import Identity
@@ -198,8 +199,13 @@ class Server:
         seat = body.get("seat", 0)
         if seat is not None and seat not in (0, 1, 2, 3):
             return _error(400, "bad_seat", "seat is 0, 1, 2, 3 or null")
+        bot = body.get("bot", self.config.defaults.bot)
+        try:
+            resolve_bot(bot if isinstance(bot, str) else "")
+        except ValueError as exc:
+            return _error(400, "bad_bot", str(exc))
         settings = replace(
-            self.config.defaults, rules=rules, move_clock=float(clock), practice=practice
+            self.config.defaults, rules=rules, move_clock=float(clock), practice=practice, bot=bot
         )
         owner = await self.lobby.create(who[0], who[1], settings, seat)
         await self.store.set_meta("table_counter", str(self.counter))

@@ -58,10 +58,9 @@ def register(subparsers: Any) -> None:
         "sent to another (default 30)",
     )
     serve.add_argument(
-        "--test-think-delay",
-        type=float,
-        default=0.0,
-        help=argparse.SUPPRESS,  # tests only: every bot decision takes this much longer
+        "--test-think-gate",
+        metavar="PATH",
+        help=argparse.SUPPRESS,  # tests only: bot decisions wait until the file PATH exists
     )
     serve.add_argument("--rate", type=float, default=20.0, help="messages/s per connection")
     serve.add_argument(
@@ -143,7 +142,7 @@ def build_app(args: argparse.Namespace) -> Any:
         except ValueError:
             raise CommandError("--test-seed is hex") from None
     # Bots think in worker processes, never on the event loop; the app starts and closes them.
-    pool = WorkerPool(workers, timeout=args.think_timeout, test_delay=args.test_think_delay)
+    pool = WorkerPool(workers, timeout=args.think_timeout, test_gate=args.test_think_gate)
     config = ServerConfig(
         defaults=defaults, test_seed=seed, rate=args.rate, burst=3 * args.rate, thinker=pool
     )

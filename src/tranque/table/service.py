@@ -243,10 +243,11 @@ class TableService:
 
     def info(self) -> dict[str, Any]:
         s = self.settings.to_json()
-        s.pop("bot", None)
+        bot = s.pop("bot", None)
         return {
             "table": self.table_id,
             "settings": s,
+            "bot": bot,  # the level (or bot) of the table's practice seats, takeovers and clocks
             "seats": [seat.to_json() for seat in self.seats],
             "started": self.started,
             "over": self.over,
@@ -401,7 +402,14 @@ class TableService:
             raise TableError("bad_seat", "seats are 0, 1, 2 and 3")
         if self.seats[want].kind != "empty":
             raise TableError("seat_taken", f"seat {want} is taken")
-        return "bot_sat", {"seat": want, "bot": resolve_bot_name(self.settings.bot)}
+        level = msg.get("level")
+        if level is None:
+            return "bot_sat", {"seat": want, "bot": resolve_bot_name(self.settings.bot)}
+        try:
+            bot = resolve_bot(str(level))
+        except ValueError as exc:
+            raise TableError("bad_bot", str(exc)) from None
+        return "bot_sat", {"seat": want, "bot": bot}
 
     def _cmd_leave(
         self, guest: str, seat: int | None, msg: dict[str, Any]
