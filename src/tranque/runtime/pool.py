@@ -246,7 +246,7 @@ class WorkerPool:
     def _timed_out(self, w: _Worker, job: _Job) -> None:
         if w.job is job and not w.gone:
             log.warning(
-                "worker %s took over %.0f s on a decision of table %s: replacing it",
+                "worker %s took over %.1f s on a decision of table %s: replacing it",
                 w.process.pid,
                 self.timeout,
                 job.request.table_id,
