@@ -50,6 +50,7 @@ def _worker_main(conn: Connection, warm: bool, test_gate: str | None) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     from tranque.table.thinking import think, warm_up
 
+    parent = os.getppid()
     started = time.perf_counter()
     if warm:
         warm_up()
@@ -63,6 +64,8 @@ def _worker_main(conn: Connection, warm: bool, test_gate: str | None) -> None:
             return
         job_id, request = msg
         while test_gate is not None and not os.path.exists(test_gate):
+            if os.getppid() != parent:
+                return  # the server is gone
             time.sleep(0.02)  # tests only: every decision waits until the gate file exists
         try:
             conn.send((job_id, True, think(request)))
