@@ -54,23 +54,24 @@ def _worker_main(conn: Connection, warm: bool, test_gate: str | None) -> None:
     started = time.perf_counter()
     if warm:
         warm_up()
-    conn.send(("ready", os.getpid(), time.perf_counter() - started))
-    while True:
-        try:
+    try:
+        conn.send(("ready", os.getpid(), time.perf_counter() - started))
+        while True:
             msg = conn.recv()
-        except (EOFError, OSError):
-            return  # the server is gone
-        if msg is None:
-            return
-        job_id, request = msg
-        while test_gate is not None and not os.path.exists(test_gate):
-            if os.getppid() != parent:
-                return  # the server is gone
-            time.sleep(0.02)  # tests only: every decision waits until the gate file exists
-        try:
-            conn.send((job_id, True, think(request)))
-        except Exception as exc:
-            conn.send((job_id, False, f"{type(exc).__name__}: {exc}"))
+            if msg is None:
+                return
+            job_id, request = msg
+            while test_gate is not None and not os.path.exists(test_gate):
+                if os.getppid() != parent:
+                    return  # the server is gone
+                time.sleep(0.02)  # tests only: every decision waits until the gate file exists
+            try:
+                answer: tuple[int, bool, Any] = (job_id, True, think(request))
+            except Exception as exc:
+                answer = (job_id, False, f"{type(exc).__name__}: {exc}")
+            conn.send(answer)
+    except (EOFError, OSError):
+        return  # the server is gone (its end of the pipe closed)
 
 
 @dataclass(eq=False)
@@ -141,8 +142,11 @@ class WorkerPool:
         self.queue.clear()
         workers = list(self.workers)
         for w in workers:
-            with contextlib.suppress(OSError, ValueError):
-                w.conn.send(None)
+            if w.ready and w.job is None:
+                with contextlib.suppress(OSError, ValueError):
+                    w.conn.send(None)
+            else:
+                w.process.kill()  # still warming up, or thinking for a table that has stopped
         deadline = time.monotonic() + wait
         for w in workers:
             while w.process.is_alive() and time.monotonic() < deadline:
