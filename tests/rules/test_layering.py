@@ -19,7 +19,8 @@ ALLOWED: dict[str, set[str]] = {
     "arena": {"rules", "bots", "commands"},
     "table": {"rules", "fair", "bots"},
     "store": {"rules", "table"},
-    "server": {"rules", "fair", "bots", "table", "store", "commands"},
+    "runtime": {"rules", "bots", "table"},
+    "server": {"rules", "fair", "bots", "table", "store", "runtime", "commands"},
     "commands": {"rules", "bots", "fair", "arena", "commands"},
 }
 
@@ -61,3 +62,16 @@ def test_rooms_import_only_downwards(room: str) -> None:
             if other == room or other in ("client",):
                 continue
             assert other in ALLOWED[room], f"{room}/{path.name} imports tranque.{other}"
+
+
+# What the logic rooms may not import: they talk to ports that runtime and store implement.
+NO_PROCESSES_NOR_SOCKETS = {
+    "multiprocessing", "concurrent", "socket", "subprocess", "sqlalchemy", "starlette", "uvicorn",
+}  # fmt: skip
+
+
+def test_the_table_room_starts_no_process_and_opens_no_socket() -> None:
+    for path in (SRC / "table").rglob("*.py"):
+        for name in imports_of(path):
+            top = name.split(".")[0]
+            assert top not in NO_PROCESSES_NOR_SOCKETS, f"table/{path.name} imports {name}"

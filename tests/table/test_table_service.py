@@ -14,6 +14,7 @@ from tranque.rules.tiles import tiles_of
 from tranque.rules.variants import PRESETS
 from tranque.table.ports import Entry
 from tranque.table.service import TableError, TableService, TableSettings, fixed_seeds, rebuild
+from tranque.table.thinking import due_here
 
 SEEDS = fixed_seeds(b"unit")
 FAST = TableSettings(pass_delay=0, bot_delay=0, between_hands=0, fair_window=3, bot="random")
@@ -46,7 +47,7 @@ class Driver:
 
     def settle(self, limit: int = 100000) -> None:
         for _ in range(limit):
-            e = self.svc.due(self.now)
+            e = due_here(self.svc, self.now)
             if e is None:
                 return
             self.apply(e)

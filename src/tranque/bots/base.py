@@ -79,13 +79,32 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 # Bot modules that could not be imported because a third-party package (numpy, numba) is missing.
 _UNLOADED: set[str] = set()
 
+# The levels people choose (Fácil / Normal / Fuerte) and the bot that plays each.
+LEVELS: dict[str, str] = {"facil": "facil", "normal": "heuristic", "fuerte": "strong"}
+
+
+def resolve_bot(name_or_level: str) -> str:
+    """The bot's name for a level (``facil``, ``normal``, ``fuerte``) or a bot's own name.
+
+    Raises ValueError, naming the levels and the bots, for anything else.
+    """
+    _load_all()
+    if name_or_level in LEVELS:
+        return LEVELS[name_or_level]
+    if name_or_level in _REGISTRY:
+        return name_or_level
+    raise ValueError(
+        f"unknown bot or level {name_or_level!r}; levels: {', '.join(LEVELS)}; "
+        f"bots: {', '.join(sorted(_REGISTRY))}"
+    )
+
 
 def _load_all() -> None:
     # Bots other than random live in their own modules and register on import. Without the
     # 'bots' extra (numpy, numba) only random is there: a missing third-party package is skipped.
     import importlib
 
-    for module in ("tranque.bots.heuristic", "tranque.bots.strong"):
+    for module in ("tranque.bots.heuristic", "tranque.bots.strong", "tranque.bots.facil"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -32,7 +32,7 @@ from tranque.server.http_schemas import HttpError
 from tranque.server.identity import DEFAULT_MAX_AGE, Identity, TokenState
 from tranque.server.ws import Sockets
 from tranque.table.lobby import Lobby
-from tranque.table.ports import Entry, TableStore, WallClock
+from tranque.table.ports import Entry, TableStore, Thinker, WallClock
 from tranque.table.service import (
     TableService,
     TableSettings,
@@ -60,6 +60,9 @@ class ServerConfig:
     token_max_age: int = DEFAULT_MAX_AGE  # seconds a guest token is valid after it is signed
     table_expiry: float = 3600.0  # seconds from creation for a table to start, or it expires
     finished_linger: float = 300.0  # seconds a finished table stays in memory (at least)
+    # Where bots think (``runtime.pool.WorkerPool`` for ``tranque serve``; None: a thread of
+    # this process). Started and closed with the app if it has ``start`` / ``close``.
+    thinker: Thinker | None = None
 
 
 class Server:
@@ -100,6 +103,10 @@ class Server:
         self.identity = Identity(secret, old, self.config.token_max_age)
         self.counter = int(await store.get_meta("table_counter") or 0)
         seed = self.config.test_seed
+        thinker = self.config.thinker
+        start = getattr(thinker, "start", None)
+        if start is not None:
+            await start()
         self.lobby = Lobby(
             store,
             WallClock(),
@@ -108,6 +115,7 @@ class Server:
             table_ids=self._next_table_id,
             expiry=self.config.table_expiry,
             linger=self.config.finished_linger,
+            thinker=thinker,
         )
         recovered = await self.lobby.recover()
         if recovered:
@@ -116,6 +124,9 @@ class Server:
             yield
         finally:
             await self.lobby.close()
+            close_pool = getattr(thinker, "close", None)
+            if close_pool is not None:
+                await close_pool()
             close = getattr(store, "close", None)
             if close is not None:
                 await close()
@@ -284,6 +295,15 @@ class Server:
         assert self.lobby is not None
         return JSONResponse(self.lobby.stats())
 
+    async def health(self, request: Request) -> Response:
+        """Alive, and the worker pool's figures (workers, ready, busy, queued, replaced,
+        retried) when bots think in one."""
+        body: dict[str, Any] = {"ok": True}
+        stats = getattr(self.config.thinker, "stats", None)
+        if stats is not None:
+            body["workers"] = stats()
+        return JSONResponse(body)
+
     async def index(self, request: Request) -> Response:
         """The page, its script and style URLs under this release's prefix (server.assets)."""
         headers = {"cache-control": "no-cache"}
@@ -325,7 +345,7 @@ def create_app(
         Route("/api/tables/{table}", server.table_info),
         Route("/api/tables/{table}/record", server.table_record),
         Route("/api/tables/{table}/history", server.table_history),
-        Route("/health", lambda r: JSONResponse({"ok": True})),
+        Route("/health", server.health),
         Route("/api/stats", server.stats),
         WebSocketRoute("/ws", server.ws),
         Route("/t/{table}", server.index),

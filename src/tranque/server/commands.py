@@ -1,8 +1,9 @@
 """``tranque serve`` and ``tranque bench server``: the server on uvicorn, and its benchmark.
 
-This module is the composition root: it plugs the SQL store into the app's ``TableStore`` port.
-Every setting of ``serve`` is a flag, and most have an environment variable (``TRANQUE_*``) that
-sets the default; a bad value exits with code 2 and one line, before anything starts.
+This module is the composition root: it plugs the SQL store into the app's ``TableStore`` port and
+the pool of worker processes (``runtime.pool``) into the tables' ``Thinker`` port. Every setting
+of ``serve`` is a flag, and most have an environment variable (``TRANQUE_*``) that sets the
+default; a bad value exits with code 2 and one line, before anything starts.
 """
 
 from __future__ import annotations
@@ -69,7 +70,11 @@ def register(subparsers: Any) -> None:
     add("--fair-window", default="3", metavar="S", help="default 3")
     add("--choose-window", default="15", metavar="S")
     add("--redeal-window", default="15", metavar="S")
-    add("--bot", default="heuristic", help="bot for empty seats and clocks")
+    add(
+        "--bot", default="heuristic",
+        help="bot for empty seats, takeovers and clocks: a level (facil, normal, fuerte) or a "
+        "bot's name (random, heuristic, strong, ...); default heuristic",
+    )  # fmt: skip
     add("--rate", default="20", help="messages/s per connection (20)")
     add(
         "--ws-compression",
@@ -92,6 +97,20 @@ def register(subparsers: Any) -> None:
         "--finished-linger", default="300", metavar="S",
         help="a finished table leaves memory S s after its end, once nobody has it open (300)",
     )  # fmt: skip
+    add(
+        "--workers", default=None, metavar="N",
+        help="worker processes where bots think (default: the number of cores)",
+    )  # fmt: skip
+    add(
+        "--think-timeout", default="30", metavar="S",
+        help="seconds a bot's decision may take before its worker is replaced and the decision "
+        "sent to another (30)",
+    )  # fmt: skip
+    add(
+        "--test-think-gate",
+        metavar="PATH",
+        help=argparse.SUPPRESS,  # tests only: bot decisions wait until the file PATH exists
+    )
     sec = serve.add_argument_group("origins and tokens")
     sec.add_argument(
         "--allow-origin",
@@ -292,12 +311,15 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     out["rate"] = _number(args, "rate", 0.1, 100_000)
     out["table_expiry"] = _number(args, "table_expiry", 0.001, 30 * 86400)
     out["finished_linger"] = _number(args, "finished_linger", 0, 86400)
-    from tranque.bots.base import make_bot
+    from tranque.bots.base import resolve_bot
 
     try:
-        make_bot(args.bot)
+        resolve_bot(args.bot)
     except ValueError as exc:
         raise CommandError(f"--bot: {exc}") from None
+    cores = os.cpu_count() or 1
+    out["workers"] = cores if args.workers is None else _integer(args, "workers", 1, 256)
+    out["think_timeout"] = _number(args, "think_timeout", 0.01, 3600)
     origins = list(args.allow_origin or [])
     env_origins = os.environ.get("TRANQUE_ALLOW_ORIGINS", "")
     origins += [o.strip() for o in env_origins.split(",") if o.strip()]
@@ -320,6 +342,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) -> Any:
+    from tranque.runtime.pool import WorkerPool
     from tranque.server.app import ServerConfig, create_app
     from tranque.store import open_store
     from tranque.table.service import TableSettings
@@ -354,6 +377,10 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         token_max_age=v["token_max_age"],
         table_expiry=v["table_expiry"],
         finished_linger=v["finished_linger"],
+        # Bots think in worker processes, never on the event loop; the app starts and closes them.
+        thinker=WorkerPool(
+            v["workers"], timeout=v["think_timeout"], test_gate=args.test_think_gate
+        ),
     )
     url = args.db
 

@@ -128,10 +128,10 @@ def seat(value: int | None) -> int | None:
 def bot(value: str | None, default: str) -> str:
     if value is None:
         return default
-    from tranque.bots.base import make_bot
+    from tranque.bots.base import resolve_bot
 
     try:
-        make_bot(value)
+        resolve_bot(value)  # a level (facil, normal, fuerte) or a bot's name
     except ValueError as exc:
         raise HttpError(400, "bad_bot", str(exc)) from None
     return value

@@ -43,8 +43,12 @@ class Sit(_Msg, tag="sit"):
 
 
 class AddBot(_Msg, tag="add_bot"):
+    """The host seats a bot: of ``level`` (``facil``, ``normal``, ``fuerte``, or a bot's name),
+    or of the table's own level."""
+
     id: str
     seat: int
+    level: str | None = None
 
 
 class Leave(_Msg, tag="leave"):

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tranque.table.owner import RECENT, TableOwner, frame
-from tranque.table.ports import Clock, Entry, TableStore
+from tranque.table.ports import Clock, Entry, TableStore, Thinker
 from tranque.table.service import (
     SeedSource,
     TableError,
@@ -50,7 +50,9 @@ class Lobby:
         *,
         expiry: float = EXPIRY,
         linger: float = LINGER,
+        thinker: Thinker | None = None,
     ) -> None:
+        self.thinker = thinker  # where every table's bots think (None: a thread of this process)
         self.store = store
         self.clock = clock
         self.seed_source = seed_source
@@ -111,7 +113,7 @@ class Lobby:
     def _start(
         self, svc: TableService, recent: list[tuple[int, bytes]], created: float
     ) -> TableOwner:
-        owner = TableOwner(svc, self.store, self.clock, on_over=self._over)
+        owner = TableOwner(svc, self.store, self.clock, on_over=self._over, thinker=self.thinker)
         owner.recent.extend(recent)
         self.owners[svc.table_id] = owner
         owner.start()

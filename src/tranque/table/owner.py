@@ -4,6 +4,11 @@ An owner takes items from its inbox one at a time (a command, a connection comin
 clock that runs out) and for each: asks the service for the entry, applies it, makes it durable
 in the event log, and only then sends each recipient its own view of it. A command's answer goes
 through the same ordered queue as the events, after them.
+
+A bot's decision is thought about elsewhere (the ``Thinker``: a pool of worker processes): the
+owner sends the request and goes on serving its inbox; the answer comes back as an inbox item and
+becomes an entry only if the table still asks the same question (otherwise it is dropped and the
+new question asked). One request per table is out at a time.
 """
 
 from __future__ import annotations
@@ -17,14 +22,17 @@ from typing import Any
 
 import msgspec
 
-from tranque.table.ports import Clock, Entry, Subscriber, TableStore
+from tranque.rules.errors import RulesError
+from tranque.table.ports import Clock, Entry, Subscriber, TableStore, Thinker, ThinkRequest
 from tranque.table.service import TableError, TableService
+from tranque.table.thinking import ThreadThinker
 
 log = logging.getLogger("tranque.table")
 
 _encode = msgspec.json.Encoder().encode
 RECENT = 512  # events kept in memory for a reconnecting client; older gaps get a full resync
 MAX_BATCH = 64
+RETRY_AFTER = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # seconds between tries of a failed decision
 
 
 def frame(obj: dict[str, Any]) -> bytes:
@@ -38,8 +46,13 @@ class TableOwner:
         store: TableStore,
         clock: Clock,
         on_over: Callable[[TableOwner], None] | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.service = service
+        self.thinker: Thinker = thinker or ThreadThinker()
+        # The request out with the thinker, and the answer back from it not yet applied.
+        self.thinking: tuple[ThinkRequest, asyncio.Task[None]] | None = None
+        self.answered: tuple[ThinkRequest, str | bool] | None = None
         self.store = store
         self.clock = clock
         self.inbox: deque[tuple[Any, ...]] = deque()
@@ -61,6 +74,7 @@ class TableOwner:
         self.task = asyncio.create_task(self.run(), name=f"table {self.table_id}")
 
     async def stop(self) -> None:
+        self._forget_thinking()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -123,6 +137,10 @@ class TableOwner:
                     continue
                 self.wake.clear()
                 wake = self.service.next_wake()
+                if self.thinking is not None and wake is not None and wake <= self.clock.now():
+                    # Due now is the decision out with the thinker: its answer wakes us, and so
+                    # does anything else that comes due meanwhile.
+                    wake = self.service.next_wake(after=self.clock.now())
                 if wake is None:
                     await self.wake.wait()
                     continue
@@ -173,6 +191,11 @@ class TableOwner:
                 and not any(s.guest == sub.guest and not s.watcher for s in self.subscribers)
             ):
                 await self._commit([Entry(svc.seq + 1, "away", {"seat": seat}, self.clock.now())])
+        elif kind == "thought":
+            _, request, answer = item
+            if self.thinking is not None and self.thinking[0] is request:
+                self.thinking = None
+                self.answered = (request, answer)
         elif kind == "resumed":
             _, shift = item
             await self._commit([Entry(svc.seq + 1, "resumed", {"shift": shift}, self.clock.now())])
@@ -206,9 +229,12 @@ class TableOwner:
             projections: list[list[tuple[Subscriber, bytes]]] = []
             now = self.clock.now()
             while len(batch) < MAX_BATCH:
-                entry = svc.due(now)
-                if entry is None:
+                made = svc.due(now)
+                if made is None:
                     break
+                entry = made if isinstance(made, Entry) else self._thought(made, now)
+                if entry is None:
+                    break  # being thought about: the answer comes through the inbox
                 svc.apply(entry)
                 batch.append(entry)
                 projections.append(self._render(entry))
@@ -218,6 +244,49 @@ class TableOwner:
             for p in projections:
                 self._fan_out(p)
             await self._after()
+
+    # -- thinking ----
+
+    def _thought(self, request: ThinkRequest, now: float) -> Entry | None:
+        """The entry of the decision ``request`` asks for if its answer is here; else send the
+        request to the thinker (unless it is already out) and return None."""
+        answered = self.answered
+        if answered is not None and _same(answered[0], request):
+            self.answered = None
+            try:
+                return self.service.answer(request, answered[1], now)
+            except (RulesError, ValueError):
+                log.exception("table %s: a bot's answer does not fit; asking again", self.table_id)
+        if self.thinking is not None and _same(self.thinking[0], request):
+            return None
+        self._forget_thinking()  # the table moved on: a late answer to the old question is dropped
+        task = asyncio.create_task(self._think(request), name=f"think {self.table_id}")
+        self.thinking = (request, task)
+        return None
+
+    async def _think(self, request: ThinkRequest) -> None:
+        # A failed decision (the pool gave up on it) is asked again, later and later: the table
+        # waits for its bot rather than play a move nobody thought about.
+        failures = 0
+        while True:
+            try:
+                answer = await self.thinker.decide(request)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                wait = RETRY_AFTER[min(failures, len(RETRY_AFTER) - 1)]
+                failures += 1
+                log.exception("table %s: a decision failed; again in %.1f s", self.table_id, wait)
+                await asyncio.sleep(wait)
+                continue
+            self._put(("thought", request, answer))
+            return
+
+    def _forget_thinking(self) -> None:
+        self.answered = None
+        if self.thinking is not None:
+            self.thinking[1].cancel()
+            self.thinking = None
 
     async def _commit(self, entries: list[Entry]) -> None:
         """Apply, make durable, then send: the order that keeps every sent event in the log."""
@@ -290,3 +359,8 @@ class TableOwner:
                 ]
         body["missed"] = missed
         return frame(body)
+
+
+def _same(a: ThinkRequest, b: ThinkRequest) -> bool:
+    """The same question: same key (position version, seat, kind, bot, seed) and the same view."""
+    return a is b or (a.key == b.key and a.view == b.view)

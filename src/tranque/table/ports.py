@@ -84,3 +84,41 @@ class Subscriber(Protocol):
 
 class Publisher(Protocol):
     def publish(self, table_id: str, entries: Sequence[Entry]) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkRequest:
+    """One decision a bot must think about, with all it needs and nothing more: picklable.
+
+    ``kind``: ``"action"`` (a play), ``"lead"`` (Salgo / Sal tú) or ``"redeal"``. ``bot`` and
+    ``seed`` name the bot and its position-derived seed, so the same position gives the same
+    decision wherever it is thought about. ``by`` is who the entry will credit (``"bot"`` or
+    ``"clock"``). ``seq`` and ``version`` are the table's when the request was made: a table
+    that has moved on drops a late answer and asks again. ``view`` is the seat's ``SeatView``.
+    """
+
+    table_id: str
+    seq: int
+    version: int
+    seat: int
+    kind: str
+    by: str
+    bot: str
+    seed: int
+    view: Any
+
+    @property
+    def key(self) -> tuple[str, int, int, str, str, str, int]:
+        """What makes two requests the same decision (everything but the table's ``seq``)."""
+        return (self.table_id, self.version, self.seat, self.kind, self.by, self.bot, self.seed)
+
+
+class Thinker(Protocol):
+    """Where bots think: never on the event loop (a pool of worker processes, or a thread).
+
+    ``decide`` returns the answer of ``tranque.table.thinking.think``: a move's text, a lead
+    choice's value, or a bool for a redeal. It may take long; it raises only if the decision
+    cannot be made at all.
+    """
+
+    async def decide(self, request: ThinkRequest) -> str | bool: ...

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tranque.bots.base import Bot, make_bot
+from tranque.bots.base import resolve_bot
 from tranque.fair.recipe import coin as fair_coin
 from tranque.fair.recipe import deal_for, first_hand_draw, server_commit
 from tranque.fair.seeds import HandFairness, SeatKind, hand_fairness
@@ -36,7 +36,7 @@ from tranque.rules.record import game_record, match_record
 from tranque.rules.tiles import format_tiles
 from tranque.rules.variants import Rules
 from tranque.rules.views import public_view, seat_view
-from tranque.table.ports import Entry
+from tranque.table.ports import Entry, ThinkRequest
 
 log = logging.getLogger("tranque.table")
 
@@ -138,10 +138,10 @@ _warned_bots: set[str] = set()
 
 
 def resolve_bot_name(name: str) -> str:
-    """The bot to use for ``name``; the random bot, with a warning, while ``name`` is unknown."""
+    """The bot to use for ``name`` (a level or a bot's name); the random bot, with a warning,
+    while ``name`` is unknown."""
     try:
-        make_bot(name, 0)
-        return name
+        return resolve_bot(name)
     except ValueError:
         if name not in _warned_bots:
             _warned_bots.add(name)
@@ -221,11 +221,12 @@ class TableService:
                 return s
         return None
 
-    def next_wake(self) -> float | None:
-        """The earliest time at which ``due`` may have something, or None for never."""
-        if not self.timers:
-            return None
-        return min(self.timers.values())
+    def next_wake(self, after: float | None = None) -> float | None:
+        """The earliest time at which ``due`` may have something, or None for never; with
+        ``after``, the earliest such time later than ``after`` (what else may come due while a
+        decision is being thought about)."""
+        times = [t for t in self.timers.values() if after is None or t > after]
+        return min(times) if times else None
 
     def game_record(self) -> dict[str, Any]:
         """The current game's ``tranque-game/1`` record (its finished hands)."""
@@ -243,10 +244,11 @@ class TableService:
 
     def info(self) -> dict[str, Any]:
         s = self.settings.to_json()
-        s.pop("bot", None)
+        bot = s.pop("bot", None)
         return {
             "table": self.table_id,
             "settings": s,
+            "bot": bot,  # the level (or bot) of the table's practice seats, takeovers and clocks
             "seats": [seat.to_json() for seat in self.seats],
             "started": self.started,
             "over": self.over,
@@ -418,7 +420,14 @@ class TableService:
             raise TableError("bad_seat", "seats are 0, 1, 2 and 3")
         if self.seats[want].kind != "empty":
             raise TableError("seat_taken", f"seat {want} is taken")
-        return "bot_sat", {"seat": want, "bot": resolve_bot_name(self.settings.bot)}
+        level = msg.get("level")
+        if level is None:
+            return "bot_sat", {"seat": want, "bot": resolve_bot_name(self.settings.bot)}
+        try:
+            bot = resolve_bot(str(level))
+        except ValueError as exc:
+            raise TableError("bad_bot", str(exc)) from None
+        return "bot_sat", {"seat": want, "bot": bot}
 
     def _cmd_leave(
         self, guest: str, seat: int | None, msg: dict[str, Any]
@@ -532,15 +541,17 @@ class TableService:
 
     # -- what the table does by itself -----------------------------------------------------------
 
-    def due(self, now: float) -> Entry | None:
-        """The next entry the table makes by itself at ``now``, if any."""
+    def due(self, now: float) -> Entry | ThinkRequest | None:
+        """The next entry the table makes by itself at ``now``, if any; or, when the next thing
+        is a bot's decision, the request to think about (``answer`` turns its answer into the
+        entry). Nothing that thinks runs here."""
         made = self._due(now)
-        if made is None:
-            return None
+        if made is None or isinstance(made, ThinkRequest):
+            return made
         entry_type, data = made
         return Entry(self.seq + 1, entry_type, data, now)
 
-    def _due(self, now: float) -> tuple[str, dict[str, Any]] | None:
+    def _due(self, now: float) -> tuple[str, dict[str, Any]] | ThinkRequest | None:
         t = self.timers
         for s in range(4):
             g = t.get(f"grace{s}")
@@ -586,44 +597,81 @@ class TableService:
                 return self._act_for(seat)
         return None
 
-    def _bot(self, seat: int) -> Bot:
+    def _seed(self, seat: int, tail: str) -> int:
         # Seeded by the position, so the same position gives the same decision after a rebuild.
         game = self.game
         n = len(game.hand.moves) if game.hand is not None else 0
-        text = f"{self.table_id}|{self.table_hand}|{n}|{seat}|{len(game.setup.redeals)}"
-        seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-        name = self.seats[seat].bot or resolve_bot_name(self.settings.bot)
-        return make_bot(name, seed)
+        text = f"{self.table_id}|{self.table_hand}|{n}|{seat}|{tail}"
+        return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
-    def _act_for(self, seat: int) -> tuple[str, dict[str, Any]]:
-        """The server's decision for a seat: a bot's, a forced pass, or a clock that ran out."""
+    def _bot(self, seat: int) -> tuple[str, int]:
+        """The bot that plays for the seat, and its seed for this position."""
+        name = self.seats[seat].bot or resolve_bot_name(self.settings.bot)
+        return name, self._seed(seat, str(len(self.game.setup.redeals)))
+
+    def _clock_bot(self, seat: int) -> tuple[str, int]:
+        """The bot that plays when the seat's clock runs out, and its seed for this position."""
+        return resolve_bot_name(self.settings.bot), self._seed(seat, "clock")
+
+    def _think(self, seat: int, kind: str, by: str, bot: tuple[str, int]) -> ThinkRequest:
+        return ThinkRequest(
+            self.table_id,
+            self.seq,
+            self.version,
+            seat,
+            kind,
+            by,
+            bot[0],
+            bot[1],
+            seat_view(self.game, seat),
+        )
+
+    def _act_for(self, seat: int) -> tuple[str, dict[str, Any]] | ThinkRequest:
+        """The server's decision for a seat: a forced pass or a clock that ran out on a person's
+        window (made here), or a bot's decision (a request to think about, see ``answer``)."""
         game = self.game
         who = "bot" if self.seats[seat].bot_plays else "clock"
         if game.phase is Phase.REDEAL:
-            ask = False
             if who == "bot":
-                ask = self._bot(seat).ask_redeal(seat_view(game, seat))
-            return "redeal", {"seat": seat, "ask": bool(ask), "by": who}
+                return self._think(seat, "redeal", who, self._bot(seat))
+            return "redeal", {"seat": seat, "ask": False, "by": who}
         if game.phase is Phase.CHOOSE:
-            choice: str | None = None
             if who == "bot":
-                choice = self._bot(seat).choose_lead(seat_view(game, seat)).value
-            return "chose", {"seat": seat, "choice": choice, "by": who}
+                return self._think(seat, "lead", who, self._bot(seat))
+            return "chose", {"seat": seat, "choice": None, "by": who}
         assert game.phase is Phase.PLAY and game.hand is not None
         legal = game.hand.legal_actions()
         if legal == [PASS]:
             return "played", {"seat": seat, "move": "pass", "by": "server"}
-        # A clock that runs out plays the heuristic bot's move, never a random one.
+        # A clock that runs out plays the table's bot's move, never a random one.
         bot = self._bot(seat) if who == "bot" else self._clock_bot(seat)
-        action = bot.choose_action(seat_view(game, seat))
-        return "played", {"seat": seat, "move": str(action), "by": who}
+        return self._think(seat, "action", who, bot)
 
-    def _clock_bot(self, seat: int) -> Bot:
-        game = self.game
-        n = len(game.hand.moves) if game.hand is not None else 0
-        text = f"{self.table_id}|{self.table_hand}|{n}|{seat}|clock"
-        seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-        return make_bot(resolve_bot_name(self.settings.bot), seed)
+    def answer(self, request: ThinkRequest, answer: str | bool, now: float) -> Entry:
+        """The entry of a thought-out decision: the same entry the table always logged for it.
+
+        Call it only while ``due`` still returns an equal request (same ``key``); the answer is
+        checked against the position all the same, so a wrong one can never be logged.
+        """
+        seat = request.seat
+        data: dict[str, Any]
+        match request.kind:
+            case "redeal":
+                if not isinstance(answer, bool):
+                    raise ValueError(f"a redeal answer is a bool, not {answer!r}")
+                self.game.answer_redeal(seat, answer)
+                entry_type, data = "redeal", {"seat": seat, "ask": answer, "by": request.by}
+            case "lead":
+                choice = LeadChoice(answer).value
+                entry_type, data = "chose", {"seat": seat, "choice": choice, "by": request.by}
+            case "action":
+                action = Action.parse(str(answer))
+                self.game.play(action, seat)  # raises on an illegal move: nothing is applied
+                entry_type = "played"
+                data = {"seat": seat, "move": str(action), "by": request.by}
+            case _:
+                raise ValueError(f"no decision of kind {request.kind!r}")
+        return Entry(self.seq + 1, entry_type, data, now)
 
     # -- applying -------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ import { snakeLayout } from "./snake.js";
 import * as F from "./fairness.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
+const LEVELS = ["facil", "normal", "fuerte"]; // the bots' levels a practice table takes
 const store = {
   get(k, d = null) {
     try {
@@ -175,6 +176,14 @@ function renderLanding() {
   const mode = (v, checked) =>
     h("label", { class: "radio" }, h("input", { type: "radio", name: "mode", value: v, checked }), t(`mode_${v}`));
   const link = h("input", { id: "joinlink", placeholder: t("join_ph"), autocomplete: "off" });
+  // The bots' level of a practice table (Fácil / Normal / Fuerte), remembered for next time.
+  const saved = LEVELS.includes(store.get("level")) ? store.get("level") : "normal";
+  const levels = h("fieldset", { class: "modes levels", id: "level" },
+    h("legend", {}, t("level")),
+    LEVELS.map((v) => h("label", { class: "radio" },
+      h("input", { type: "radio", name: "level", value: v, checked: v === saved, onchange: () => store.set("level", v) }),
+      t(`level_${v}`))));
+  const level = () => ($("input[name=level]:checked") || { value: saved }).value;
   app.root.replaceChildren(
     header(),
     h(
@@ -192,7 +201,8 @@ function renderLanding() {
       h("section", { class: "card" },
         h("label", { for: "nickname" }, t("nickname")),
         nick,
-        h("button", { id: "play-now", class: "big primary", onclick: () => start({ rules: "havana", practice: true, seat: 0 }) }, t("play_now")),
+        levels,
+        h("button", { id: "play-now", class: "big primary", onclick: () => start({ rules: "havana", practice: true, seat: 0, bot: level() }) }, t("play_now")),
         h("p", { class: "hint" }, t("play_now_hint")),
       ),
       h("section", { class: "card" },
@@ -211,7 +221,9 @@ function renderLanding() {
             const n = Number(target.value);
             if (n && n !== TARGETS[variant.value]) rules.target = n;
             const practice = $("input[name=mode]:checked").value === "practice";
-            start({ rules: Object.keys(rules).length > 1 ? rules : variant.value, move_clock: Number(clock.value), practice, seat: 0 });
+            const body = { rules: Object.keys(rules).length > 1 ? rules : variant.value, move_clock: Number(clock.value), practice, seat: 0 };
+            if (practice) body.bot = level();
+            start(body);
           },
         }, t("create")),
       ),
@@ -1013,7 +1025,7 @@ function gameOverBlock(m) {
 async function playAgain(m) {
   try {
     const s = (m.info && m.info.settings) || {};
-    const tab = await api("/api/tables", { method: "POST", token: m.me.token, body: { rules: s.rules || "havana", move_clock: s.move_clock || 25, practice: s.practice !== false, seat: 0 } });
+    const tab = await api("/api/tables", { method: "POST", token: m.me.token, body: { rules: s.rules || "havana", move_clock: s.move_clock || 25, practice: s.practice !== false, seat: 0, ...(m.info && m.info.bot ? { bot: m.info.bot } : {}) } });
     go(`/t/${encodeURIComponent(tab.table)}`);
   } catch (e) {
     toast(errorText(e));
