@@ -246,7 +246,7 @@ def test_a_rebuilt_table_goes_on_with_its_clocks() -> None:
     assert rebuilt.actor_deadline(0) == deadline + 7.0
     # Nothing is due before the shifted deadline; at it, the clock plays for seat 0.
     assert rebuilt.due(deadline + 6.9) is None
-    played = rebuilt.due(deadline + 7.0)
+    played = due_here(rebuilt, deadline + 7.0)
     assert played is not None and played.type == "played"
     assert played.data["by"] == "clock" and played.data["seat"] == 0
 
