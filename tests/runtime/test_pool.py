@@ -11,7 +11,7 @@ import psutil
 import pytest
 
 from tranque.bots.convert import sample_view
-from tranque.runtime.pool import ThinkError, WorkerPool
+from tranque.runtime.pool import WORKER_NICENESS, ThinkError, WorkerPool
 from tranque.table.ports import ThinkRequest
 from tranque.table.thinking import think
 
@@ -34,6 +34,9 @@ def test_the_pool_decides_what_the_bot_decides_here() -> None:
             got = await asyncio.gather(*(pool.decide(r) for r in asks))
             assert got == [think(r) for r in asks]
             assert pool.stats()["workers"] == 2
+            # Workers think below the server: it never waits behind them for the CPU.
+            mine = psutil.Process().nice()
+            assert [psutil.Process(p).nice() for p in pool.pids()] == [mine + WORKER_NICENESS] * 2
         finally:
             await pool.close()
 

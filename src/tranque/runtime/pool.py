@@ -38,6 +38,8 @@ from tranque.table.ports import ThinkRequest
 
 log = logging.getLogger("tranque.runtime")
 
+WORKER_NICENESS = 10
+
 
 class ThinkError(Exception):
     """A decision the pool could not make: every attempt's worker died, or the bot raised."""
@@ -48,6 +50,10 @@ def _worker_main(conn: Connection, warm: bool, test_gate: str | None) -> None:
     # Ctrl-C and SIGTERM reach the whole process group; the server closes its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # Below the server in the scheduler's eyes: bots that think flat out use every core the
+    # server leaves, but a person's command never waits behind them for the CPU.
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     from tranque.table.thinking import think, warm_up
 
     parent = os.getppid()
