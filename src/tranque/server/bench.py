@@ -205,12 +205,12 @@ def _ignore(task: asyncio.Future[Any]) -> None:
 async def _people_table(
     base: str,
     http: Any,
+    guests: list[dict[str, Any]],
     rate: float,
     stats: dict[str, Any],
     stop: asyncio.Event,
     ready: asyncio.Event,
 ) -> None:
-    guests = [await _guest(http, f"b{i}") for i in range(4)]
     tid = await _new_table(http, guests[0], {"practice": False})
     sockets = []
     for s, g in enumerate(guests):
@@ -221,12 +221,12 @@ async def _people_table(
 async def _practice_table(
     base: str,
     http: Any,
+    guest: dict[str, Any],
     level: str,
     stats: dict[str, Any],
     stop: asyncio.Event,
     ready: asyncio.Event,
 ) -> None:
-    guest = await _guest(http, "p")
     tid = await _new_table(http, guest, {"practice": True, "seat": 0, "bot": level})
     ws = await _join(base, guest, tid, sit=None)
     await _play([ws], _TableRun(0.0, stats, practice=True), stats, stop, ready)
@@ -314,13 +314,16 @@ async def _load(plan: dict[str, Any]) -> dict[str, Any]:
     ready = asyncio.Event()
     http = httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=20))
 
+    # The same people play game after game: a finished table is followed by a new one.
     async def people_forever() -> None:
+        guests = [await _guest(http, f"b{i}") for i in range(4)]
         while not stop.is_set():
-            await _people_table(base, http, plan["rate"], stats, stop, ready)
+            await _people_table(base, http, guests, plan["rate"], stats, stop, ready)
 
     async def practice_forever() -> None:
+        guest = await _guest(http, "p")
         while not stop.is_set():
-            await _practice_table(base, http, plan["level"], stats, stop, ready)
+            await _practice_table(base, http, guest, plan["level"], stats, stop, ready)
 
     tasks = [asyncio.create_task(people_forever()) for _ in range(tables)]
     tasks += [asyncio.create_task(practice_forever()) for _ in range(practice)]

@@ -41,6 +41,9 @@ from tranque.table.ports import Entry, ThinkRequest
 log = logging.getLogger("tranque.table")
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
+# The timers' keys, made once: a table looks them up several times for every event.
+ACT = ("act0", "act1", "act2", "act3")  # a seat's decision is due (a bot, a pass, a clock)
+GRACE = ("grace0", "grace1", "grace2", "grace3")  # a seat away gets a bot when it runs out
 MAX_SEED_HEX = 128  # a client seed is 32 bytes; a longer one is refused before it is logged
 
 
@@ -173,13 +176,18 @@ class TableService:
         self.last_ts = 0.0
         self.record: dict[str, Any] | None = None  # set once the match (the game) is over
         self._checked: tuple[int, int, str, GameState] | None = None  # see _cmd_play
+        self._over_of: MatchState | None = None  # the match ``_over`` was worked out for
+        self._over = False
 
     # -- reading --------------------------------------------------------------------------------
 
     @property
     def over(self) -> bool:
         """The table is done: its match is decided (with one game to win, the game is over)."""
-        return self.match.winner is not None
+        match = self.match
+        if match is not self._over_of:  # asked several times per event; the match changes rarely
+            self._over_of, self._over = match, match.winner is not None
+        return self._over
 
     @property
     def is_match(self) -> bool:
@@ -259,7 +267,7 @@ class TableService:
     # -- the per-recipient state ----------------------------------------------------------------
 
     def actor_deadline(self, seat: int) -> float | None:
-        return self.timers.get(f"act{seat}")
+        return self.timers.get(ACT[seat])
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """The small state every event carries: the public position, and the seat's own part."""
@@ -554,7 +562,7 @@ class TableService:
     def _due(self, now: float) -> tuple[str, dict[str, Any]] | ThinkRequest | None:
         t = self.timers
         for s in range(4):
-            g = t.get(f"grace{s}")
+            g = t.get(GRACE[s])
             if g is not None and g <= now:
                 return "takeover", {"seat": s, "bot": resolve_bot_name(self.settings.bot)}
         if not self.started:
@@ -757,7 +765,7 @@ class TableService:
     def _on_chose(self, d: dict[str, Any], ts: float) -> None:
         c = d.get("choice")
         self.choices[d["seat"]] = None if c is None else LeadChoice(c)
-        self.timers.pop(f"act{d['seat']}", None)
+        self.timers.pop(ACT[d["seat"]], None)
         self._took_decision(d["seat"])
 
     def _on_choices(self, d: dict[str, Any], ts: float) -> None:
@@ -802,13 +810,13 @@ class TableService:
         seat.away_since = ts
         seat.returning = False
         if not seat.taken_over and not self.over:
-            self.timers[f"grace{d['seat']}"] = ts + self.settings.grace
+            self.timers[GRACE[d["seat"]]] = ts + self.settings.grace
 
     def _on_back(self, d: dict[str, Any], ts: float) -> None:
         s = d["seat"]
         seat = self.seats[s]
         seat.away_since = None
-        self.timers.pop(f"grace{s}", None)
+        self.timers.pop(GRACE[s], None)
         if seat.taken_over:
             if self._deciding(s):
                 seat.returning = True  # the bot finishes this decision; the next is his
@@ -819,7 +827,7 @@ class TableService:
     def _on_takeover(self, d: dict[str, Any], ts: float) -> None:
         s = d["seat"]
         seat = self.seats[s]
-        self.timers.pop(f"grace{s}", None)
+        self.timers.pop(GRACE[s], None)
         seat.taken_over = True
         seat.bot = d["bot"]
         self._changed(ts, bump=False)
@@ -832,12 +840,12 @@ class TableService:
             if seat.kind == "person" and seat.away_since is None and self.started and not self.over:
                 seat.away_since = ts
                 if not seat.taken_over:
-                    self.timers[f"grace{s}"] = ts + self.settings.grace
+                    self.timers[GRACE[s]] = ts + self.settings.grace
 
     # -- helpers of apply -----------------------------------------------------------------------
 
     def _deciding(self, seat: int) -> bool:
-        return f"act{seat}" in self.timers
+        return ACT[seat] in self.timers
 
     def _took_decision(self, seat: int) -> None:
         st = self.seats[seat]
@@ -877,19 +885,19 @@ class TableService:
         elif game.phase is Phase.PLAY and game.hand is not None:
             s = game.hand.turn
             if game.hand.legal_actions() == [PASS]:
-                self.timers[f"act{s}"] = ts + st.pass_delay
+                self.timers[ACT[s]] = ts + st.pass_delay
             else:
                 self._arm(s, ts, st.move_clock)
 
     def _arm(
         self, seat: int, ts: float, window: float, old: dict[str, float] | None = None
     ) -> None:
-        kept = (old or {}).get(f"act{seat}")
+        kept = (old or {}).get(ACT[seat])
         if kept is not None and not self.seats[seat].bot_plays:
-            self.timers[f"act{seat}"] = kept  # a window already open keeps its end
+            self.timers[ACT[seat]] = kept  # a window already open keeps its end
             return
         delay = self.settings.bot_delay if self.seats[seat].bot_plays else window
-        self.timers[f"act{seat}"] = ts + delay
+        self.timers[ACT[seat]] = ts + delay
 
     # -- what leaves the table ------------------------------------------------------------------
 
@@ -908,7 +916,7 @@ class TableService:
             out["seat"] = d["seat"]
         elif t == "away":
             out.update(
-                seat=d["seat"], left=bool(d.get("left")), grace=self.timers.get(f"grace{d['seat']}")
+                seat=d["seat"], left=bool(d.get("left")), grace=self.timers.get(GRACE[d["seat"]])
             )
         elif t == "takeover":
             out.update(seat=d["seat"], bot=d["bot"])
