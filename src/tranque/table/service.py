@@ -10,149 +10,50 @@ Two ways in, one way to change state:
   logged entries in order, so everything ``apply`` does depends on the entry and the state only
   (deadlines are computed from the entry's own time stamp).
 
-What leaves the table: ``project(entry)`` (the public form of an entry: no seed before the hand
-ends, no tile anyone may not see), ``state_for(seat)`` (the small per-recipient state attached to
-every event) and ``full_view(seat)`` (a resync).
+What leaves the table is read by the ``TableViews`` mixin (table/views.py): ``project(entry)``
+(the public form of an entry: no seed before the hand ends, no tile anyone may not see),
+``state_for(seat)`` (the small per-recipient state attached to every event) and
+``full_view(seat)`` (a resync). The plain data (settings, seats, the fairness round, the refusal
+type) is in table/model.py.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import logging
-import re
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from tranque.bots.base import resolve_bot
 from tranque.fair.recipe import coin as fair_coin
-from tranque.fair.recipe import deal_for, first_hand_draw, server_commit
-from tranque.fair.seeds import HandFairness, SeatKind, hand_fairness
+from tranque.fair.recipe import deal_for, first_hand_draw
+from tranque.fair.seeds import SeatKind, hand_fairness
 from tranque.rules.errors import RulesError
 from tranque.rules.game import GameState, LeadChoice, MatchState, Phase
 from tranque.rules.hand import PASS, Action
 from tranque.rules.record import game_record, match_record
-from tranque.rules.tiles import format_tiles
-from tranque.rules.variants import Rules
-from tranque.rules.views import public_view, seat_view
+from tranque.rules.views import seat_view
+from tranque.table.model import (
+    ACT,
+    GRACE,
+    HEX64,
+    MAX_SEED_HEX,
+    FairHand,
+    Seat,
+    SeedSource,
+    TableError,
+    TableSettings,
+    fixed_seeds,
+    resolve_bot_name,
+    secure_seeds,
+)
 from tranque.table.ports import Entry, ThinkRequest
+from tranque.table.views import TableViews
 
 log = logging.getLogger("tranque.table")
 
-HEX64 = re.compile(r"^[0-9a-f]{64}$")
-# The timers' keys, made once: a table looks them up several times for every event.
-ACT = ("act0", "act1", "act2", "act3")  # a seat's decision is due (a bot, a pass, a clock)
-GRACE = ("grace0", "grace1", "grace2", "grace3")  # a seat away gets a bot when it runs out
-MAX_SEED_HEX = 128  # a client seed is 32 bytes; a longer one is refused before it is logged
 
-
-class TableError(Exception):
-    """A refused command: a code for programs and a sentence for people. Nothing changed."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-@dataclass(frozen=True, slots=True)
-class TableSettings:
-    """A table's settings, fixed when it is created and logged in its first entry."""
-
-    rules: Rules = field(default_factory=Rules)
-    practice: bool = True
-    move_clock: float = 25.0  # seconds for a play
-    choose_window: float = 15.0  # Salgo / Sal tú
-    redeal_window: float = 15.0
-    fair_window: float = 3.0  # commit, then reveal, of the client seeds
-    pass_delay: float = 1.0  # forced passes, the same for everyone
-    bot_delay: float = 0.8  # a bot's "thinking" pause, so that people can follow
-    between_hands: float = 4.0  # the finished hand stays face up this long
-    grace: float = 60.0  # a player away this long gets a bot in his seat
-    bot: str = "heuristic"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "rules": self.rules.to_json(),
-            "practice": self.practice,
-            "move_clock": self.move_clock,
-            "choose_window": self.choose_window,
-            "redeal_window": self.redeal_window,
-            "fair_window": self.fair_window,
-            "pass_delay": self.pass_delay,
-            "bot_delay": self.bot_delay,
-            "between_hands": self.between_hands,
-            "grace": self.grace,
-            "bot": self.bot,
-        }
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> TableSettings:
-        d = dict(data)
-        d["rules"] = Rules.from_json(d.get("rules", "havana"))
-        return TableSettings(**d)
-
-
-@dataclass(slots=True)
-class Seat:
-    kind: str = "empty"  # "empty" | "person" | "bot"
-    guest: str | None = None
-    nickname: str | None = None
-    bot: str | None = None  # the bot's name for a bot seat, or the bot that took over
-    away_since: float | None = None
-    taken_over: bool = False  # a bot plays for the person, who is away
-    returning: bool = False  # back, and gets the seat from his next decision
-
-    @property
-    def bot_plays(self) -> bool:
-        return self.kind == "bot" or self.taken_over
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "nickname": self.nickname,
-            "bot": self.bot if self.bot_plays else None,
-            "away": self.away_since is not None,
-            "taken_over": self.taken_over,
-        }
-
-
-@dataclass(slots=True)
-class FairHand:
-    """The fairness of the hand being dealt. ``server_seed`` never leaves before the hand ends."""
-
-    hand: int
-    server_seed: bytes
-    kinds: tuple[SeatKind, SeatKind, SeatKind, SeatKind]
-    stage: str = "commit"  # "commit" -> "reveal" -> "dealt"
-    commits: list[str | None] = field(default_factory=lambda: [None] * 4)
-    seeds: list[bytes | None] = field(default_factory=lambda: [None] * 4)
-    attempts: int = 0
-    fairness: HandFairness | None = None
-
-    def persons(self) -> list[int]:
-        return [s for s in range(4) if self.kinds[s] is SeatKind.PERSON]
-
-
-SeedSource = Callable[[str, int], bytes]
-
-_warned_bots: set[str] = set()
-
-
-def resolve_bot_name(name: str) -> str:
-    """The bot to use for ``name`` (a level or a bot's name); the random bot, with a warning,
-    while ``name`` is unknown."""
-    try:
-        return resolve_bot(name)
-    except ValueError:
-        if name not in _warned_bots:
-            _warned_bots.add(name)
-            log.warning("bot %r is not registered yet: falling back to the random bot", name)
-        return "random"
-
-
-class TableService:
+class TableService(TableViews):
     def __init__(self, table_id: str, seed_source: SeedSource) -> None:
         self.table_id = table_id
         self.seed_source = seed_source
@@ -205,22 +106,6 @@ class TableService:
         ended = bool(match.games) and match.games[-1] is self.game
         return len(match.games) + (0 if ended else 1)
 
-    def match_json(self) -> dict[str, Any]:
-        """The match tally every state carries: game number, games won by pair A and B.
-
-        ``hand_base``: hand ``n`` of the current game (its views and record) is table hand
-        ``hand_base + n``, the number that events, fairness sections and commitments use.
-        """
-        winner = self.match.winner
-        return {
-            "game": self.game_number,
-            "hand_base": self.hand_base,
-            "wins": list(self.match.wins),
-            "to_win": self.settings.rules.games_to_win_match,
-            "over": winner is not None,
-            "winner": winner,
-        }
-
     def seat_of(self, guest: str | None) -> int | None:
         if guest is None:
             return None
@@ -250,120 +135,7 @@ class TableService:
         current = None if ended else self.game
         return match_record(self.match, current, fairness=self.published)
 
-    def info(self) -> dict[str, Any]:
-        s = self.settings.to_json()
-        bot = s.pop("bot", None)
-        return {
-            "table": self.table_id,
-            "settings": s,
-            "bot": bot,  # the level (or bot) of the table's practice seats, takeovers and clocks
-            "seats": [seat.to_json() for seat in self.seats],
-            "started": self.started,
-            "over": self.over,
-            "host": self.host,
-            "match": self.match_json(),
-        }
-
     # -- the per-recipient state ----------------------------------------------------------------
-
-    def actor_deadline(self, seat: int) -> float | None:
-        return self.timers.get(ACT[seat])
-
-    def state_for(self, seat: int | None) -> dict[str, Any]:
-        """The small state every event carries: the public position, and the seat's own part."""
-        out = self.public_state()
-        if seat is not None:
-            out.update(self.seat_state(seat))
-        return out
-
-    def public_state(self) -> dict[str, Any]:
-        """The part of every recipient's state that is the same for all of them."""
-        game = self.game
-        hand = game.hand
-        phase = game.phase
-        out: dict[str, Any] = {
-            "phase": phase.value,
-            "hand": self.table_hand,
-            "version": self.version,
-            "scores": list(game.scores),
-            "match": self.match_json(),
-        }
-        if hand is not None:
-            out["turn"] = hand.turn if phase is Phase.PLAY and not hand.is_over else None
-            out["ends"] = list(hand.ends) if hand.ends is not None else None
-            out["counts"] = [m.bit_count() for m in hand.hands]
-        else:
-            out["turn"] = None
-            out["ends"] = None
-            n = game.rules.tiles_each if game.pending_deal is not None else 0
-            out["counts"] = [n] * 4
-        if phase is Phase.PLAY and hand is not None and not hand.is_over:
-            out["deadline"] = self.actor_deadline(hand.turn)
-        return out
-
-    def seat_state(self, seat: int) -> dict[str, Any]:
-        """The seat's own part of its state: its tiles and what it may decide now.
-
-        Its keys never meet ``public_state``'s, so the two encode apart and join as one object.
-        """
-        game = self.game
-        hand = game.hand
-        phase = game.phase
-        if hand is not None and phase is Phase.PLAY:
-            mine = hand.hands[seat]
-        elif game.pending_deal is not None:
-            mine = game.pending_deal.hands[seat]
-        elif hand is not None:
-            mine = hand.hands[seat]
-        else:
-            mine = 0
-        acting = not self.seats[seat].bot_plays
-        legal: list[str] = []
-        if acting and phase is Phase.PLAY and hand is not None and hand.turn == seat:
-            actions = hand.legal_actions()
-            if actions != [PASS]:  # passes are the server's to make
-                legal = [str(a) for a in actions]
-        choosing = game.choosing_seats() if phase is Phase.CHOOSE else None
-        fair_due = None
-        fair = self.fair
-        if fair is not None and fair.stage != "dealt" and fair.kinds[seat] is SeatKind.PERSON:
-            if fair.stage == "commit" and fair.commits[seat] is None:
-                fair_due = {"hand": fair.hand, "do": "commit"}
-            elif fair.stage == "reveal" and fair.commits[seat] and fair.seeds[seat] is None:
-                fair_due = {"hand": fair.hand, "do": "reveal"}
-        return {
-            "seat": seat,
-            "tiles": format_tiles(mine),
-            "legal": legal,
-            "redeal": acting and phase is Phase.REDEAL and seat in game.redeal_eligible(),
-            "choosing": (
-                acting and choosing is not None and seat in choosing and seat not in self.choices
-            ),
-            "fair": fair_due,
-            "my_deadline": self.actor_deadline(seat),
-        }
-
-    def full_view(self, seat: int | None) -> dict[str, Any]:
-        """Everything a recipient may know now (a resync)."""
-        game = self.game
-        view = public_view(game).to_json() if seat is None else seat_view(game, seat).to_json()
-        fair = self.fair
-        commitments = None
-        if fair is not None and fair.hand not in self.published:
-            commitments = {
-                "hand": fair.hand,
-                "server_commit": server_commit(fair.server_seed),
-                "client_commits": list(fair.commits),
-                "stage": fair.stage,
-            }
-        return {
-            "table": self.info(),
-            "seq": self.seq,
-            "view": view,
-            "state": self.state_for(seat),
-            "commitments": commitments,
-            "fairness": {str(k): v for k, v in self.published.items()},
-        }
 
     # -- commands -------------------------------------------------------------------------------
 
@@ -901,102 +673,9 @@ class TableService:
 
     # -- what leaves the table ------------------------------------------------------------------
 
-    def project(self, entry: Entry) -> dict[str, Any]:
-        """The public form of an entry, right after it was applied: no secret, no hidden tile."""
-        d = entry.data
-        t = entry.type
-        out: dict[str, Any] = {"type": t}
-        if t == "created":
-            out["table"] = self.info()
-        elif t == "sat":
-            out.update(seat=d["seat"], nickname=d.get("nickname"), kind="person")
-        elif t == "bot_sat":
-            out.update(seat=d["seat"], bot=d["bot"], kind="bot")
-        elif t in ("stood", "back"):
-            out["seat"] = d["seat"]
-        elif t == "away":
-            out.update(
-                seat=d["seat"], left=bool(d.get("left")), grace=self.timers.get(GRACE[d["seat"]])
-            )
-        elif t == "takeover":
-            out.update(seat=d["seat"], bot=d["bot"])
-        elif t == "hand_seed":
-            out = {
-                "type": "hand_commit",
-                "hand": d["hand"],
-                "server_commit": server_commit(bytes.fromhex(d["server_seed"])),
-                "seeds_from": [k.value for k in self.fair.kinds] if self.fair else None,
-                "deadline": self.timers.get("fair"),
-            }
-        elif t == "committed":
-            out.update(seat=d["seat"], hand=d["hand"], commit=d["commit"])
-        elif t == "reveal_open":
-            out.update(hand=d["hand"], deadline=self.timers.get("fair"))
-        elif t == "revealed":
-            out.update(seat=d["seat"], hand=d["hand"])  # the seed is published with the hand
-        elif t == "dealt":
-            setup = self.game.setup
-            out.update(
-                hand=d["hand"],
-                attempt=d["attempt"],
-                draw=None if setup.draw is None else [[str(a), str(b)] for a, b in setup.draw],
-                coin=setup.coin,
-                leading_pair=setup.leading_pair,
-                leader=self.game.hand.leader
-                if self.game.phase is Phase.PLAY and self.game.hand
-                else None,
-                redeal_window=self.game.phase is Phase.REDEAL,
-            )
-        elif t == "redeal":
-            # A decline names no seat: it would tell the table who holds five doubles.
-            out.update(ask=d["ask"], seat=d["seat"] if d["ask"] else None)
-        elif t == "chose":
-            out["seat"] = d["seat"]  # the choice itself is revealed with the partner's
-        elif t == "choices":
-            out.update(
-                choices=d["choices"], leader=self.game.hand.leader if self.game.hand else None
-            )
-        elif t == "played":
-            hand = self.game.hand
-            out.update(seat=d["seat"], move=d["move"], by=d["by"])
-            last = self.game.played[-1].hand if self.game.played else None
-            if self.game.phase is not Phase.PLAY:
-                out["hand_end"] = {
-                    "view": public_view(self.game).to_json(),
-                    "fairness": self.published.get(self.fair.hand) if self.fair else None,
-                    "game_over": self.game.is_over,
-                    "match_over": self.over,
-                    "match": self.match_json(),
-                }
-                out["n"] = len(last.moves) - 1 if last is not None else None
-            else:
-                assert hand is not None
-                out["n"] = len(hand.moves) - 1
-            out["hand"] = self.fair.hand if self.fair else self.game.hand_number
-        elif t == "next_game":
-            out.update(game=d["game"], hand=d["hand"], match=self.match_json())
-        elif t == "resumed":
-            out["shift"] = d["shift"]
-        return out
-
 
 def _cv(c: LeadChoice | None) -> str | None:
     return None if c is None else c.value
-
-
-def secure_seeds(table_id: str, hand: int) -> bytes:
-    from tranque.fair.seeds import draw_seed
-
-    return draw_seed()
-
-
-def fixed_seeds(master: bytes) -> SeedSource:
-    """Server seeds derived from a master secret: reproducible runs, for tests only (insecure)."""
-
-    def source(table_id: str, hand: int) -> bytes:
-        return hmac.digest(master, f"{table_id}|{hand}".encode(), "sha256")
-
-    return source
 
 
 def rebuild(table_id: str, entries: list[Entry], seed_source: SeedSource) -> TableService:
@@ -1006,4 +685,17 @@ def rebuild(table_id: str, entries: list[Entry], seed_source: SeedSource) -> Tab
     return svc
 
 
-__all__ = ["Entry", "TableError", "TableService", "TableSettings", "rebuild", "replace"]
+__all__ = [
+    "Entry",
+    "FairHand",
+    "Seat",
+    "SeedSource",
+    "TableError",
+    "TableService",
+    "TableSettings",
+    "fixed_seeds",
+    "rebuild",
+    "replace",
+    "resolve_bot_name",
+    "secure_seeds",
+]
