@@ -399,6 +399,36 @@ def _cpu(procs: list[Any]) -> float:
     return total
 
 
+def start_server(db: str, extra: list[str]) -> tuple[subprocess.Popen[str], str]:
+    """``tranque serve`` for a benchmark, on a free loopback port: the process and its address.
+
+    Every client of a benchmark is one address, so the per-client limits are off.
+    """
+    cmd = [sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
+    cmd += ["--db", db, "--rate", "1000", *extra]
+    cmd += ["--guests-per-minute", "0", "--tables-per-minute", "0", "--max-sockets-per-ip", "0"]
+    cmd += ["--max-open-tables", "0"]
+    server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    if "serving at" not in line:
+        stop_process(server)
+        raise CommandError(f"the server did not start: {line!r}")
+    return server, line.split()[3].rstrip("/")
+
+
+def stop_process(proc: subprocess.Popen[str] | None) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within 15 s."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def run_bench(args: argparse.Namespace) -> int:
     import psutil
 
@@ -411,23 +441,14 @@ def run_bench(args: argparse.Namespace) -> int:
     pass_delay = args.pass_delay
     if pass_delay is None:
         pass_delay = 0.0 if args.rate <= 0 else round(1.0 / args.rate, 3)
-    cmd = [sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
-    cmd += ["--db", db, "--pass-delay", str(pass_delay), "--bot-delay", str(args.bot_delay)]
-    cmd += ["--between-hands", "0", "--rate", "1000", "--grace", "600"]
-    # One client address opens every socket and table of the benchmark: no per-client limits.
-    cmd += ["--guests-per-minute", "0", "--tables-per-minute", "0", "--max-sockets-per-ip", "0"]
-    cmd += ["--max-open-tables", "0"]
+    extra = ["--pass-delay", str(pass_delay), "--bot-delay", str(args.bot_delay)]
+    extra += ["--between-hands", "0", "--grace", "600"]
     if args.workers is not None:
-        cmd += ["--workers", str(args.workers)]
-    server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        extra += ["--workers", str(args.workers)]
     load: subprocess.Popen[str] | None = None
     result: dict[str, Any] = {}
+    server, base = start_server(db, extra)
     try:
-        assert server.stdout is not None
-        line = server.stdout.readline()
-        if "serving at" not in line:
-            raise CommandError(f"the server did not start: {line!r}")
-        base = line.split()[3].rstrip("/")
         proc = psutil.Process(server.pid)
         rss0 = proc.memory_info().rss
         plan = {
@@ -469,14 +490,8 @@ def run_bench(args: argparse.Namespace) -> int:
                 result.update(msg["result"])
         load.wait(timeout=60)
     finally:
-        for p in (load, server):
-            if p is not None and p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
+        stop_process(load)
+        stop_process(server)
     result["tables"] = args.tables
     result["practice_tables"] = args.practice
     result["rate_per_table"] = args.rate or "flat out"

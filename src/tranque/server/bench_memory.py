@@ -24,8 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -34,6 +32,7 @@ from typing import Any
 import httpx
 
 from tranque.commands import CommandError
+from tranque.server.bench import start_server, stop_process
 
 FAIR_WINDOW = 3.0  # the server's default: a hand is dealt this long after it is seeded
 CHOOSE_WINDOW = 1.0  # Salgo / Sal tú and redeal windows: short, to reach the plays quickly
@@ -136,24 +135,13 @@ def run_memory(args: argparse.Namespace) -> int:
         raise CommandError("--tables is 1 to 5000")
     tmp = tempfile.mkdtemp(prefix="tranque-mem-")
     db = f"sqlite:///{Path(tmp) / 'mem.db'}"
-    cmd = [sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
-    cmd += ["--db", db, "--bot-delay", "0", "--pass-delay", "0", "--rate", "1000"]
-    cmd += ["--choose-window", str(CHOOSE_WINDOW), "--redeal-window", str(CHOOSE_WINDOW)]
-    server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    extra = ["--bot-delay", "0", "--pass-delay", "0"]
+    extra += ["--choose-window", str(CHOOSE_WINDOW), "--redeal-window", str(CHOOSE_WINDOW)]
+    server, base = start_server(db, extra)
     try:
-        assert server.stdout is not None
-        line = server.stdout.readline()
-        if "serving at" not in line:
-            raise CommandError(f"the server did not start: {line!r}")
-        base = line.split()[3].rstrip("/")
         result = asyncio.run(_run(base, psutil.Process(server.pid), args.tables, 5))
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_process(server)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
