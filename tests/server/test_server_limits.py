@@ -89,6 +89,7 @@ TABLE_BODIES = [
 ]
 
 
+@pytest.mark.slow
 def test_every_mistyped_field_gets_a_400_with_a_code_and_nothing_is_made(
     server_factory: Any,
 ) -> None:

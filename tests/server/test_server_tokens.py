@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 
 DAY = 86400
@@ -80,6 +81,7 @@ def test_an_expired_token_is_refused_and_a_valid_one_renewed(server_factory: Any
     assert r.status_code == 401 and r.json()["code"] == "unauthenticated"
 
 
+@pytest.mark.slow
 def test_a_rotated_secret_still_accepts_tokens_of_the_old_one(
     server_factory: Any, tmp_path: Path
 ) -> None:
@@ -107,6 +109,7 @@ def test_a_rotated_secret_still_accepts_tokens_of_the_old_one(
     third.stop()
 
 
+@pytest.mark.slow
 def test_without_a_secret_set_the_database_keeps_one(server_factory: Any, tmp_path: Path) -> None:
     db = tmp_path / "kept.db"
     first = server_factory(db=db)

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+# A browser: Chromium starts for it (make test-fast runs without one).
+pytestmark = pytest.mark.slow
+
 
 def test_the_page_plays_under_its_content_security_policy(browser: Any, server: Any) -> None:
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES")

@@ -7,6 +7,10 @@ import re
 from typing import Any
 
 import httpx
+import pytest
+
+# A browser: Chromium starts for it (make test-fast runs without one).
+pytestmark = pytest.mark.slow
 
 
 def test_jugar_ahora_asks_the_level_remembers_it_and_the_bots_have_it(
