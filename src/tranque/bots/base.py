@@ -64,7 +64,11 @@ def bot_names() -> list[str]:
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A new bot by name (``random``, ``heuristic``, ``strong``, ...)."""
-    _load_all()
+    home = _HOMES.get(name)
+    if name not in _REGISTRY and home is not None:
+        _load(home)
+    elif name not in _REGISTRY:
+        _load_all()
     try:
         factory = _REGISTRY[name]
     except KeyError:
@@ -88,11 +92,12 @@ def resolve_bot(name_or_level: str) -> str:
 
     Raises ValueError, naming the levels and the bots, for anything else.
     """
+    name = LEVELS.get(name_or_level, name_or_level)
+    if name in _REGISTRY or (name in _HOMES and _has_bots_extra()):
+        return name  # known without importing it: the server that checks names never thinks
     _load_all()
-    if name_or_level in LEVELS:
-        return LEVELS[name_or_level]
-    if name_or_level in _REGISTRY:
-        return name_or_level
+    if name in _REGISTRY:
+        return name
     raise ValueError(
         f"unknown bot or level {name_or_level!r}; levels: {', '.join(LEVELS)}; "
         f"bots: {', '.join(sorted(_REGISTRY))}"
@@ -102,14 +107,35 @@ def resolve_bot(name_or_level: str) -> str:
 def _load_all() -> None:
     # Bots other than random live in their own modules and register on import. Without the
     # 'bots' extra (numpy, numba) only random is there: a missing third-party package is skipped.
+    for module in dict.fromkeys(_HOMES.values()):
+        _load(module)
+
+
+# Where each bot beyond random lives, so that a name is known (and a module imported) only when
+# asked for: a module registers its bots when it is imported.
+_HOMES: dict[str, str] = {
+    "greedy": "tranque.bots.heuristic",
+    "heuristic": "tranque.bots.heuristic",
+    "facil": "tranque.bots.facil",
+    "strong": "tranque.bots.strong",
+    "strong-slow": "tranque.bots.strong",
+}
+
+
+def _has_bots_extra() -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(m) is not None for m in ("numpy", "numba"))
+
+
+def _load(module: str) -> None:
     import importlib
 
-    for module in ("tranque.bots.heuristic", "tranque.bots.strong", "tranque.bots.facil"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name == module:
-                continue
-            if exc.name is None or exc.name.partition(".")[0] == "tranque":
-                raise
-            _UNLOADED.add(module)
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            return
+        if exc.name is None or exc.name.partition(".")[0] == "tranque":
+            raise
+        _UNLOADED.add(module)
