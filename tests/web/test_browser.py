@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tranque.fair.recipe import deal_for, deal_key, draw_winner, first_hand_draw
 from tranque.rules.tiles import format_tiles
@@ -529,12 +531,40 @@ def join_as_partner(guest: Any, base: str, invite: str, nick: str = "Luis") -> N
     guest.fill("#nickname", nick)
     guest.fill("#joinlink", invite)
     guest.click("#join")
-    guest.click('.sit[data-seat="2"]')
+    table = invite.rstrip("/").rsplit("/", 1)[1]
+    seat_two = '.sit[data-seat="2"]'
+    deadline = time.monotonic() + 30
+    # Sat when the server says so: a click can be lost while the page is still drawing the table
+    # (seen under load), and then the button is clicked again.
+    while httpx.get(f"{base}/api/tables/{table}").json()["seats"][2]["nickname"] != nick:
+        assert time.monotonic() < deadline, "the partner never got seat 2"
+        try:
+            guest.click(seat_two, timeout=2_000)
+            guest.wait_for_selector(seat_two, state="detached", timeout=2_000)
+        except PlaywrightTimeout:
+            continue
 
 
 def add_two_bots(host: Any) -> None:
-    host.click('.add-bot[data-seat="1"]')
-    host.click('.add-bot[data-seat="3"]')
+    click_until_answered(host, '.add-bot[data-seat="1"]')
+    click_until_answered(host, '.add-bot[data-seat="3"]')
+
+
+def click_until_answered(page: Any, button: str, timeout: float = 30.0) -> None:
+    """Click a seat's button until the server's answer takes it away.
+
+    The seats are drawn again for every event of the table (another player sitting, a bot
+    added): a click that lands as its button is replaced is lost, so it is made again while the
+    button is still there.
+    """
+    deadline = time.monotonic() + timeout
+    while page.locator(button).count():
+        assert time.monotonic() < deadline, f"{button} is still there after {timeout:g} s"
+        try:
+            page.click(button, timeout=2_000)
+            page.wait_for_selector(button, state="detached", timeout=3_000)
+        except PlaywrightTimeout:
+            continue
 
 
 def has_result(page: Any) -> bool:
