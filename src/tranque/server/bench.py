@@ -506,9 +506,14 @@ def run_bench(args: argparse.Namespace) -> int:
             10 * result["server_cpu_percent"] / result["moves_per_second"], 3
         )
     result["cores"] = os.cpu_count()
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        for k, v in result.items():
-            print(f"{k:32} {v}")
+    print_figures(result, args.json)
     return 0
+
+
+def print_figures(result: dict[str, Any], as_json: bool) -> None:
+    """A benchmark's figures: JSON, or one ``name value`` line each."""
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return
+    for k, v in result.items():
+        print(f"{k:32} {v}")

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import tempfile
 import time
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import Any
 import httpx
 
 from tranque.commands import CommandError
-from tranque.server.bench import start_server, stop_process
+from tranque.server.bench import print_figures, start_server, stop_process
 
 FAIR_WINDOW = 3.0  # the server's default: a hand is dealt this long after it is seeded
 CHOOSE_WINDOW = 1.0  # Salgo / Sal tú and redeal windows: short, to reach the plays quickly
@@ -142,9 +141,5 @@ def run_memory(args: argparse.Namespace) -> int:
         result = asyncio.run(_run(base, psutil.Process(server.pid), args.tables, 5))
     finally:
         stop_process(server)
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        for k, v in result.items():
-            print(f"{k:30} {v}")
+    print_figures(result, args.json)
     return 0

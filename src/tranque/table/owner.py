@@ -321,6 +321,8 @@ class TableOwner:
         svc = self.service
         public = frame(svc.project(entry))
         self.recent.append((entry.seq, public))
+        if not self.subscribers:
+            return []  # nobody connected (bots playing on, everyone away): nothing to encode
         shared = frame(svc.public_state())
         head = b'{"type":"event","seq":%d,"event":%b,"state":' % (entry.seq, public)
         by_seat: dict[int | None, bytes] = {}
