@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,7 @@ class _Event(msgspec.Struct):
     hand: int | None = None
     n: int | None = None
     by: str | None = None
+    seq: int = 0  # in a sync's ``missed`` only (a live event's is the frame's)
 
 
 class _Frame(msgspec.Struct):
@@ -66,6 +68,7 @@ class _Frame(msgspec.Struct):
     event: _Event | None = None
     state: _State | None = None
     code: str | None = None
+    missed: list[_Event] | None = None
 
 
 _decode_frame = msgspec.json.Decoder(_Frame).decode
@@ -109,13 +112,18 @@ class _Player:
     It takes the fairness duties (commit, then reveal, a fresh seed per hand), plays a random
     legal move the moment its turn comes (or on the table's schedule at a fixed rate), and never
     keeps frames: the load generator shares the machine with the server it measures.
+
+    It also counts what a client must never see: an event twice, or a hole in the sequence
+    numbers that its resync (``sync`` with its last seq, as the protocol asks) does not fill.
     """
 
     def __init__(self, ws: Any, run: _TableRun, seed: int) -> None:
         self.ws = ws
         self.run = run
         self.rng = random.Random(seed)
-        self.seq = 0
+        self.seq = 0  # the last event seen, every one before it seen too (once ``based``)
+        self.based = False  # a sync has given the position the sequence numbers count from
+        self.resyncing = False  # a gap was seen: live events wait for the sync's ``missed``
         self.moves_seen = 0  # played events since the deal: the index the next play gets
         self.acted: tuple[int, int] | None = None
         self.seeds: dict[int, bytes] = {}
@@ -130,33 +138,70 @@ class _Player:
         task.add_done_callback(_ignore)
 
     async def read(self) -> None:
-        run = self.run
         async for text in self.ws:
-            now = time.perf_counter()
-            f = _decode_frame(text)
-            if f.type == "event" and f.event is not None:
-                self.seq = f.seq
-                ev = f.event
-                if ev.type == "played" and ev.hand is not None and ev.n is not None:
-                    run.saw_move((ev.hand, ev.n), ev.by, now)
-                    self.moves_seen = ev.n + 1
-                elif ev.type == "dealt":
-                    self.moves_seen = 0
-            elif f.type == "sync":
-                self.seq = f.seq
-            elif f.type in ("ack", "error") and f.id is not None:
-                asked = self.asked.pop(f.id, None)
-                if asked is not None and run.stats["measuring"]:
-                    run.acks.append(now - asked)
-                # Refusals that are part of the game, not failures: a play the table moved past,
-                # and a seed that came after its window closed (a table that started while the
-                # benchmark was still seating the others deals without it, as documented).
-                if f.type == "error" and f.code not in _EXPECTED_REFUSALS:
-                    run.stats["errors"] += 1
-                    codes = run.stats["error_codes"]
-                    codes[f.code] = codes.get(f.code, 0) + 1
-            if f.state is not None:
-                self._decide(f.state)
+            self.take(_decode_frame(text), time.perf_counter())
+
+    def take(self, f: _Frame, now: float) -> None:
+        run = self.run
+        if f.type == "event" and f.event is not None:
+            if self.based and f.seq != self.seq + 1:
+                self._gap(f.seq)
+                return
+            self._event(f.seq, f.event, now)
+        elif f.type == "sync":
+            self._synced(f, now)
+        elif f.type in ("ack", "error") and f.id is not None:
+            asked = self.asked.pop(f.id, None)
+            if asked is not None and run.stats["measuring"]:
+                run.acks.append(now - asked)
+            # Refusals that are part of the game, not failures: a play the table moved past,
+            # and a seed that came after its window closed (a table that started while the
+            # benchmark was still seating the others deals without it, as documented).
+            if f.type == "error" and f.code not in _EXPECTED_REFUSALS:
+                run.stats["errors"] += 1
+                codes = run.stats["error_codes"]
+                codes[f.code] = codes.get(f.code, 0) + 1
+        if f.state is not None and not self.resyncing:
+            self._decide(f.state)
+
+    def _event(self, seq: int, ev: _Event, now: float) -> None:
+        self.seq = seq
+        if ev.type == "played" and ev.hand is not None and ev.n is not None:
+            self.run.saw_move((ev.hand, ev.n), ev.by, now)
+            self.moves_seen = ev.n + 1
+        elif ev.type == "dealt":
+            self.moves_seen = 0
+
+    def _gap(self, seq: int) -> None:
+        """A live event that is not the next one: a repeat is dropped; past a hole, the client
+        asks for a sync from its last seq and leaves the events until then to its ``missed``."""
+        stats = self.run.stats
+        if seq <= self.seq:
+            stats["duplicates"] += 1
+        elif not self.resyncing:
+            self.resyncing = True
+            stats["resyncs"] += 1
+            task = asyncio.ensure_future(
+                self.ws.send(_encode({"type": "sync", "last_seq": self.seq}).decode())
+            )
+            task.add_done_callback(_ignore)
+
+    def _synced(self, f: _Frame, now: float) -> None:
+        """A sync: the events it says were missed fill the hole since the last seq seen; what
+        they leave out, up to the sync's own seq, is lost."""
+        if self.based:
+            stats = self.run.stats
+            if f.missed is None and f.seq > self.seq:
+                stats["resyncs_without_missed"] += 1
+            for ev in f.missed or ():
+                if ev.seq <= self.seq:
+                    continue
+                stats["lost"] += ev.seq - self.seq - 1
+                self._event(ev.seq, ev, now)
+            stats["lost"] += max(0, f.seq - self.seq)
+        self.seq = f.seq
+        self.based = True
+        self.resyncing = False
 
     def _decide(self, st: _State) -> None:
         if st.phase == "over" and (st.match is None or st.match.get("over")):
@@ -263,8 +308,16 @@ async def _join(base: str, guest: dict[str, Any], tid: str, sit: int | None) -> 
         pass
     if sit is not None:
         await ws.send(_encode({"type": "sit", "id": "sit", "seat": sit}).decode())
-        while _decode_frame(await ws.recv()).type != "ack":
-            pass
+        while True:
+            f = _decode_frame(await ws.recv())
+            if f.type == "ack":
+                break
+            # A sit sent again after a lost answer finds the seat already its own.
+            if f.type == "error" and f.id == "sit":
+                if f.code == "already_seated":
+                    break
+                await ws.close()
+                raise CommandError(f"seat {sit} refused: {f.code}")
     return ws
 
 
@@ -274,13 +327,14 @@ async def _play(
     stats: dict[str, Any],
     stop: asyncio.Event,
     ready: asyncio.Event,
+    player: Callable[[Any, _TableRun, int], _Player] = _Player,
 ) -> None:
     stats["seated"] += 1
     await ready.wait()
     if run.rate > 0:  # tables start out of step, as they would in life
         await asyncio.sleep(random.random() / run.rate)
         run.next_at = time.perf_counter()
-    players = [_Player(ws, run, s) for s, ws in enumerate(sockets)]
+    players = [player(ws, run, s) for s, ws in enumerate(sockets)]
     readers = [asyncio.create_task(p.read()) for p in players]
     for p in players:  # the state each was sent while the others sat
         await p.ws.send(_encode({"type": "sync", "last_seq": None}).decode())
@@ -289,9 +343,9 @@ async def _play(
     await asyncio.wait([stopping, finished], return_when=asyncio.FIRST_COMPLETED)
     for t in [*readers, stopping, finished]:
         t.cancel()
-    for ws in sockets:
+    for p in players:  # a player may have moved to another socket meanwhile
         with contextlib.suppress(Exception):
-            await ws.close()
+            await p.ws.close()
     stats["games"] += 1
 
 
@@ -302,9 +356,9 @@ def _pct(values: list[float], p: float) -> float | None:
     return float(round(1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))], 2))
 
 
-async def _load(plan: dict[str, Any]) -> dict[str, Any]:
-    base, tables, practice = plan["base"], plan["tables"], plan["practice"]
-    stats: dict[str, Any] = {
+def _new_stats() -> dict[str, Any]:
+    """What the players of a load count, shared by every table."""
+    return {
         "moves": 0,
         "latency": [],
         "ack_people": [],
@@ -315,7 +369,64 @@ async def _load(plan: dict[str, Any]) -> dict[str, Any]:
         "games": 0,
         "seated": 0,
         "measuring": False,
+        "duplicates": 0,
+        "resyncs": 0,
+        "resyncs_without_missed": 0,
+        "lost": 0,
     }
+
+
+async def _measure(
+    plan: dict[str, Any],
+    stats: dict[str, Any],
+    tasks: list[asyncio.Task[None]],
+    ready: asyncio.Event,
+    stop: asyncio.Event,
+    linger: Callable[[], Awaitable[None]] | None = None,
+) -> tuple[int, float]:
+    """Once every table is seated: play, warm up, measure, stop; the moves and the seconds
+    measured. The phases are printed, so the parent reads the processes' CPU around them;
+    ``linger`` is awaited between the end of the measure and the stop."""
+    while stats["seated"] < len(tasks):  # every table seated before anybody plays
+        await asyncio.sleep(0.2)
+    ready.set()
+    await asyncio.sleep(plan["warmup"])
+    stats["measuring"] = True
+    m0 = stats["moves"]
+    t0 = time.perf_counter()
+    print(json.dumps({"phase": "measuring"}), flush=True)
+    await asyncio.sleep(plan["seconds"])
+    elapsed = time.perf_counter() - t0
+    moves = stats["moves"] - m0
+    stats["measuring"] = False
+    print(json.dumps({"phase": "done"}), flush=True)
+    if linger is not None:
+        await linger()
+    stop.set()
+    await asyncio.wait(tasks, timeout=10)
+    for t in tasks:
+        t.cancel()
+    return moves, elapsed
+
+
+def _figures(stats: dict[str, Any], moves: int, elapsed: float) -> dict[str, Any]:
+    """The people tables' figures: moves per second, latencies, refusals that are failures."""
+    lat, acks = stats["latency"], stats["ack_people"]
+    return {
+        "moves_per_second": round(moves / elapsed, 1),
+        "latency_ms_p50": _pct(lat, 0.50),
+        "latency_ms_p99": _pct(lat, 0.99),
+        "latency_samples": len(lat),
+        "ack_ms_p50": _pct(acks, 0.50),
+        "ack_ms_p99": _pct(acks, 0.99),
+        "errors": stats["errors"],
+        "error_codes": stats["error_codes"],
+    }
+
+
+async def _load(plan: dict[str, Any]) -> dict[str, Any]:
+    base, tables, practice = plan["base"], plan["tables"], plan["practice"]
+    stats = _new_stats()
     stop = asyncio.Event()
     ready = asyncio.Event()
     http = httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=20))
@@ -333,34 +444,8 @@ async def _load(plan: dict[str, Any]) -> dict[str, Any]:
 
     tasks = [asyncio.create_task(people_forever()) for _ in range(tables)]
     tasks += [asyncio.create_task(practice_forever()) for _ in range(practice)]
-    while stats["seated"] < tables + practice:  # every table seated before anybody plays
-        await asyncio.sleep(0.2)
-    ready.set()
-    await asyncio.sleep(plan["warmup"])
-    stats["measuring"] = True
-    m0 = stats["moves"]
-    t0 = time.perf_counter()
-    print(json.dumps({"phase": "measuring"}), flush=True)
-    await asyncio.sleep(plan["seconds"])
-    elapsed = time.perf_counter() - t0
-    moves = stats["moves"] - m0
-    stats["measuring"] = False
-    print(json.dumps({"phase": "done"}), flush=True)
-    stop.set()
-    await asyncio.wait(tasks, timeout=10)
-    for t in tasks:
-        t.cancel()
-    lat, acks = stats["latency"], stats["ack_people"]
-    out: dict[str, Any] = {
-        "moves_per_second": round(moves / elapsed, 1),
-        "latency_ms_p50": _pct(lat, 0.50),
-        "latency_ms_p99": _pct(lat, 0.99),
-        "latency_samples": len(lat),
-        "ack_ms_p50": _pct(acks, 0.50),
-        "ack_ms_p99": _pct(acks, 0.99),
-        "errors": stats["errors"],
-        "error_codes": stats["error_codes"],
-    }
+    moves, elapsed = await _measure(plan, stats, tasks, ready, stop)
+    out = _figures(stats, moves, elapsed)
     if practice:
         pa = stats["ack_practice"]
         out["practice_ack_ms_p50"] = _pct(pa, 0.50)
@@ -378,14 +463,16 @@ def _loop_factory() -> Any:
     return uvloop.new_event_loop
 
 
-def _load_main() -> None:  # the client process
+def _load_main(
+    load: Callable[[dict[str, Any]], Coroutine[Any, Any, dict[str, Any]]] = _load,
+) -> None:  # the client process
     import gc
 
     gc.set_threshold(50_000, 50, 1000)
     plan = json.loads(sys.argv[1])
     # The clients share the machine with the server: the leaner loop leaves it more of the CPU.
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-        out = runner.run(_load(plan))
+        out = runner.run(load(plan))
     print(json.dumps({"result": out}), flush=True)
 
 
@@ -399,8 +486,11 @@ def _cpu(procs: list[Any]) -> float:
     return total
 
 
-def start_server(db: str, extra: list[str]) -> tuple[subprocess.Popen[str], str]:
-    """``tranque serve`` for a benchmark, on a free loopback port: the process and its address.
+def start_server(
+    db: str, extra: list[str], log: Path | None = None
+) -> tuple[subprocess.Popen[str], str]:
+    """``tranque serve`` for a benchmark, on a free loopback port (``extra`` may name one): the
+    process and its address. Its standard error goes to ``log`` (appended), else nowhere.
 
     Every client of a benchmark is one address, so the per-client limits are off.
     """
@@ -408,12 +498,15 @@ def start_server(db: str, extra: list[str]) -> tuple[subprocess.Popen[str], str]
     cmd += ["--db", db, "--rate", "1000", *extra]
     cmd += ["--guests-per-minute", "0", "--tables-per-minute", "0", "--max-sockets-per-ip", "0"]
     cmd += ["--max-open-tables", "0"]
-    server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    with contextlib.ExitStack() as files:
+        err = subprocess.DEVNULL if log is None else files.enter_context(log.open("a"))
+        server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
     assert server.stdout is not None
     line = server.stdout.readline()
     if "serving at" not in line:
         stop_process(server)
-        raise CommandError(f"the server did not start: {line!r}")
+        tail = "" if log is None else log.read_text()[-1500:]
+        raise CommandError(f"the server did not start: {line!r} {tail}".rstrip())
     return server, line.split()[3].rstrip("/")
 
 

@@ -182,6 +182,10 @@ def register(subparsers: Any) -> None:
     mem.add_argument("--json", action="store_true", help="print the figures as JSON")
     mem.set_defaults(func=_run_bench_memory)
 
+    from tranque.server.bench_cluster import register as register_bench_cluster
+
+    register_bench_cluster(bench)
+
 
 def _bench_parser(subparsers: Any) -> Any:
     """The ``bench`` command's subparsers, whoever created ``bench`` first."""
