@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 from tranque.commands import CommandError
 
 CPU_PER_MOVE_BAR = 1.25  # the cluster's CPU per move over one node's, at most (issue 11)
-_CLAIM = "tranque:bench-cluster"  # the key that marks a Redis database as this bench's
+CLAIM = "tranque:bench-cluster"  # the key that marks a Redis database as this bench's
 
 
 def register(bench: Any) -> None:
@@ -156,7 +156,7 @@ def _redis_db(url: str) -> Iterator[str]:
         for k in numbers:
             r = redis.Redis.from_url(f"{server}/{k}", socket_timeout=10)
             # Empty, and ours from this instant: another bench finds the key and goes on.
-            if r.dbsize() == 0 and r.set(_CLAIM, str(os.getpid()), nx=True):
+            if r.dbsize() == 0 and r.set(CLAIM, str(os.getpid()), nx=True):
                 claimed = r
                 break
             r.close()
@@ -297,7 +297,8 @@ def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     with contextlib.ExitStack() as stack:
         db, name = stack.enter_context(_database(args.db))
         if n > 1:
-            common += ["--redis", stack.enter_context(_redis_db(args.redis))]
+            result["redis"] = stack.enter_context(_redis_db(args.redis))
+            common += ["--redis", result["redis"]]
         nodes = []
         for i in range(n):
             extra = [*common, "--node", f"node{i + 1}"] if n > 1 else common

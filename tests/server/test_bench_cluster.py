@@ -1,0 +1,158 @@
+"""``tranque bench cluster``: its figures, on the machine's real PostgreSQL and Redis.
+
+Each run makes (and drops) its own PostgreSQL database and claims an empty Redis database,
+flushed afterwards; all traffic is to 127.0.0.1. Under ``CI`` a missing PostgreSQL or Redis is
+a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PG = ("PostgreSQL", 5432)
+REDIS = ("Redis", 6379)
+
+
+def need(service: tuple[str, int]) -> None:
+    """The service answers on 127.0.0.1, or the test is skipped (failed in CI) saying why."""
+    name, port = service
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    except OSError as exc:
+        message = f"{name} does not answer on 127.0.0.1:{port} ({exc})"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def bench(*args: str, timeout: float = 240) -> tuple[dict[str, Any], int]:
+    """``tranque bench cluster ARGS --json``: the figures, and the process id it ran as."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tranque.cli", "bench", "cluster", *args, "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    out, err = proc.communicate(timeout=timeout)
+    assert proc.returncode == 0, err[-3000:]
+    return json.loads(out), proc.pid
+
+
+def databases() -> set[str]:
+    out = subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-Atc", "SELECT datname FROM pg_database"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(out.stdout.split())
+
+
+def check_run(run: dict[str, Any], nodes: int) -> None:
+    """What every run's figures must say: moves made, every event once, the records good."""
+    assert run["nodes"] == nodes
+    assert run["moves_per_second"] > 0
+    assert run["latency_samples"] > 0
+    assert 0 < run["latency_ms_p50"] <= run["latency_ms_p99"]
+    assert 0 < run["ack_ms_p50"] <= run["ack_ms_p99"]
+    assert run["errors"] == 0, run["error_codes"]
+    assert run["events_lost"] == 0
+    assert run["events_twice"] == 0
+    assert run["games_finished"] >= 1  # flat out, a game takes a second or two
+    assert run["records_failed"] == 0
+    assert run["records_verified"] == run["games_finished"]
+    assert sorted(run["node_cpu_ms_per_move"]) == [f"node{i + 1}" for i in range(nodes)]
+    assert all(v > 0 for v in run["node_cpu_ms_per_move"].values())
+    total = sum(run["node_cpu_ms_per_move"].values())
+    assert run["nodes_cpu_ms_per_move"] == pytest.approx(total, abs=0.01)
+    assert run["clients_cpu_ms_per_move"] > 0
+    # Every table had its recipients on several nodes, when there were several.
+    assert run["tables_made"] >= 1
+    assert run["tables_across_nodes"] == (run["tables_made"] if nodes > 1 else 0)
+    assert run["database"] not in databases()  # dropped at the end of its run
+
+
+@pytest.mark.slow
+def test_one_node_and_two_in_one_run() -> None:
+    need(PG)
+    need(REDIS)
+    before = databases()
+    figures, pid = bench(
+        "--nodes", "2", "--tables", "3", "--rate", "0", "--seconds", "2", "--warmup", "0.5"
+    )  # fmt: skip
+    one, two = figures["runs"]
+    check_run(one, 1)
+    check_run(two, 2)
+    assert figures["cpu_per_move_ratio"] == pytest.approx(
+        two["nodes_cpu_ms_per_move"] / one["nodes_cpu_ms_per_move"], rel=0.01
+    )
+    assert figures["cpu_per_move_bar"] == 1.25
+    # Each run had a database of its own (dropped: check_run); the Redis one was flushed.
+    assert one["database"] != two["database"]
+    assert one["database"] not in before and two["database"] not in before
+    assert "redis" not in one
+    _flushed(two["redis"], pid)
+
+
+def _flushed(url: str, pid: int) -> None:
+    import redis
+
+    from tranque.server.bench_cluster import CLAIM
+
+    with redis.Redis.from_url(url) as r:
+        assert r.get(CLAIM) != str(pid).encode()  # another bench may have claimed it since
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("nodes", [1, 2])
+def test_kill_every_kills_and_nothing_is_lost(nodes: int) -> None:
+    need(PG)
+    if nodes > 1:
+        need(REDIS)
+    figures, _ = bench(
+        "--nodes", str(nodes), "--tables", "2", "--rate", "0", "--seconds", "5",
+        "--warmup", "0.5", "--kill-every", "2",
+    )  # fmt: skip
+    assert "cpu_per_move_ratio" not in figures  # no one-node run to compare with
+    (run,) = figures["runs"]
+    check_run(run, nodes)
+    assert run["kills"] == 2
+    # With one node every table was its; with two, each kill stopped the tables it owned.
+    assert run["takeovers"] >= (4 if nodes == 1 else 1)
+    assert run["takeovers_unresolved"] == 0
+    assert 0 < run["takeover_s_p50"] <= run["takeover_s_max"] < 15
+    assert run["reconnects"] >= run["takeovers"]
+
+
+BAD = [
+    (["--nodes", "0", "--tables", "1"], "--nodes"),
+    (["--nodes", "2", "--tables", "0"], "--tables"),
+    (["--nodes", "2", "--tables", "1", "--seconds", "5", "--kill-every", "5"], "--kill-every"),
+    (["--nodes", "2", "--tables", "1", "--db", "sqlite:///x.db"], "--db"),
+    (["--nodes", "2", "--tables", "1", "--redis", "redis://127.0.0.1/x"], "--redis"),
+    (["--nodes", "2", "--tables", "1", "--rate", "-1"], "--rate"),
+]
+
+
+@pytest.mark.parametrize(("args", "says"), BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_a_bad_value_exits_2_with_one_line(args: list[str], says: str, tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "tranque.cli", "bench", "cluster", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert out.returncode == 2, (out.returncode, out.stderr)
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], out.stderr
+    assert out.stdout == ""
