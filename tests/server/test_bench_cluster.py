@@ -8,29 +8,13 @@ a failure, never a skip.
 from __future__ import annotations
 
 import json
-import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-PG = ("PostgreSQL", 5432)
-REDIS = ("Redis", 6379)
-
-
-def need(service: tuple[str, int]) -> None:
-    """The service answers on 127.0.0.1, or the test is skipped (failed in CI) saying why."""
-    name, port = service
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=2).close()
-    except OSError as exc:
-        message = f"{name} does not answer on 127.0.0.1:{port} ({exc})"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+from services import PG, REDIS, need
 
 
 def bench(*args: str, timeout: float = 240) -> tuple[dict[str, Any], int]:

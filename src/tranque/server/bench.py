@@ -511,15 +511,20 @@ def start_server(
 
 
 def stop_process(proc: subprocess.Popen[str] | None) -> None:
-    """SIGTERM, then SIGKILL if it has not ended within 15 s."""
-    if proc is None or proc.poll() is not None:
+    """SIGTERM, then SIGKILL if it has not ended within 15 s; its pipes closed."""
+    if proc is None:
         return
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    for pipe in (proc.stdin, proc.stdout):
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
 
 
 def run_bench(args: argparse.Namespace) -> int:

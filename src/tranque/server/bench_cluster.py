@@ -132,7 +132,7 @@ def _where(url: str) -> str:
 
 
 @contextlib.contextmanager
-def _database(admin: str) -> Iterator[tuple[str, str]]:
+def fresh_database(admin: str) -> Iterator[tuple[str, str]]:
     """A fresh database on ``admin``'s server, dropped afterwards: its URL and its name."""
     name = f"tranque_bench_{secrets.token_hex(4)}"
     _pg(admin, f'CREATE DATABASE "{name}"')
@@ -143,7 +143,7 @@ def _database(admin: str) -> Iterator[tuple[str, str]]:
 
 
 @contextlib.contextmanager
-def _redis_db(url: str) -> Iterator[str]:
+def claimed_redis(url: str) -> Iterator[str]:
     """An empty Redis database claimed for this run, flushed afterwards: its URL."""
     import redis
 
@@ -232,11 +232,10 @@ class _Node:
         self.spent += self.own_cpu() - self.mark
         os.kill(self.proc.pid, signal.SIGKILL)
         at = time.monotonic()
-        self.proc.wait()
+        self.stop()  # reaped, its pipe closed
         for w in workers:
             with contextlib.suppress(psutil.Error):
                 w.kill()
-        self.proc = None
         return at
 
     def stop(self) -> None:
@@ -295,9 +294,9 @@ def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     common += ["--grace", "600", "--workers", str(args.workers)]
     result: dict[str, Any] = {"nodes": n}
     with contextlib.ExitStack() as stack:
-        db, name = stack.enter_context(_database(args.db))
+        db, name = stack.enter_context(fresh_database(args.db))
         if n > 1:
-            result["redis"] = stack.enter_context(_redis_db(args.redis))
+            result["redis"] = stack.enter_context(claimed_redis(args.redis))
             common += ["--redis", result["redis"]]
         nodes = []
         for i in range(n):
