@@ -19,7 +19,7 @@ import json
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
@@ -96,7 +96,12 @@ class TableClient:
         seed_secret: bytes | None = None,
         keep_frames: bool = True,
         on_frame: Callable[[dict[str, Any], float], None] | None = None,
+        failover: Sequence[str] = (),
     ) -> None:
+        # The other nodes of a cluster: a socket closed with 1001 (going away: the table moved,
+        # or its node stops) or refused reconnects to the next, with its last_seq.
+        self.bases = [base.rstrip("/"), *(b.rstrip("/") for b in failover)]
+        self.failovers = 0
         self.base = base.rstrip("/")
         self.ws_url = self.base.replace("http", "ws", 1) + "/ws"
         self.token = token
@@ -147,6 +152,36 @@ class TableClient:
     async def reconnect(self) -> None:
         await self.drop()
         await self.connect(resume=True)
+
+    async def fail_over(self, timeout: float = 60) -> None:
+        """Reconnect with ``last_seq`` to the next base that takes us (a cluster's nodes), until
+        ``timeout``: what the client of a node that went away does."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        tries = 0
+        while True:
+            await self.drop()
+            tries += 1
+            self.base = self.bases[(self.bases.index(self.base) + 1) % len(self.bases)]
+            self.ws_url = self.base.replace("http", "ws", 1) + "/ws"
+            try:
+                await self.connect(resume=True)
+                self.failovers += 1
+                return
+            except (OSError, TimeoutError, websockets.WebSocketException):
+                if loop.time() > end:
+                    raise
+                await asyncio.sleep(min(0.1 * tries, 1.0))
+
+    @property
+    def went_away(self) -> bool:
+        """The socket closed in a way a cluster's client reconnects from."""
+        return (
+            len(self.bases) > 1
+            and self._reader is not None
+            and self._reader.done()
+            and self.closed_code in (1001, 1006, 1011, 1012, None)
+        )
 
     async def drop(self) -> None:
         """Close the socket (pending commands stay pending, to be resent)."""
@@ -260,7 +295,18 @@ class TableClient:
         self._pending[msg["id"]] = (msg, fut)
         with contextlib.suppress(websockets.ConnectionClosed):
             await self.ws.send(json.dumps(msg))
-        return await asyncio.wait_for(fut, timeout)
+        reader = self._reader
+        if reader is None or len(self.bases) == 1:
+            return await asyncio.wait_for(fut, timeout)
+        # A cluster's client: a closed socket ends the wait (the command stays pending, to be
+        # resent with its id once reconnected), so that it fails over at once.
+        either: set[asyncio.Future[Any]] = {fut, reader}
+        await asyncio.wait(either, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if fut.done():
+            return fut.result()
+        if reader.done():
+            raise ConnectionError(f"connection closed ({self.closed_code})")
+        raise TimeoutError(f"no answer to {msg.get('type')} in {timeout}s")
 
     async def do(self, msg: dict[str, Any], **kw: Any) -> dict[str, Any]:
         reply = await self.command(msg, **kw)
@@ -332,9 +378,13 @@ class TableClient:
                     done_for.add(key)
                     await self.command({"type": "redeal", "seq": self.seq, "ask": False})
                     continue
-            except (websockets.ConnectionClosed, TimeoutError):
+            except (websockets.ConnectionClosed, TimeoutError, ConnectionError):
                 if stop is not None and stop(self):
                     return
+                if self.went_away:
+                    await self.fail_over(max(1.0, end - loop.time()))
+                    done_for.clear()
+                    continue
                 raise
             left = end - loop.time()
             if left <= 0:
@@ -342,6 +392,10 @@ class TableClient:
             self._changed.clear()
             if self.game_over or (stop is not None and stop(self)):
                 return
+            if self.went_away:
+                await self.fail_over(max(1.0, left))
+                done_for.clear()
+                continue
             if self.closed_code is not None and self._reader is not None and self._reader.done():
                 if stop is not None:
                     # The caller reconnects us; wait until it has.

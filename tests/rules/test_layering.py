@@ -67,6 +67,7 @@ def test_rooms_import_only_downwards(room: str) -> None:
 # What the logic rooms may not import: they talk to ports that runtime and store implement.
 NO_PROCESSES_NOR_SOCKETS = {
     "multiprocessing", "concurrent", "socket", "subprocess", "sqlalchemy", "starlette", "uvicorn",
+    "redis", "asyncpg", "websockets",
 }  # fmt: skip
 
 

@@ -8,6 +8,7 @@ edge (body limits, headers, rates) is ``server.edge``; the request bodies are
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import secrets
@@ -31,8 +32,10 @@ from tranque.server.edge import EdgeMiddleware, Limits, RateLimiter, client_addr
 from tranque.server.http_schemas import HttpError
 from tranque.server.identity import DEFAULT_MAX_AGE, Identity, TokenState
 from tranque.server.ws import Sockets
+from tranque.store.db import Store
+from tranque.table.bus import Bus
 from tranque.table.lobby import Lobby
-from tranque.table.ports import Entry, TableStore, Thinker, WallClock
+from tranque.table.ports import Entry, Leases, TableStore, Thinker, WallClock
 from tranque.table.service import (
     TableService,
     TableSettings,
@@ -43,6 +46,7 @@ from tranque.table.service import (
 
 log = logging.getLogger("tranque.server")
 
+READY_TIMEOUT = 2.0  # seconds the database has to answer /healthz
 HISTORY_PAGE = 500  # events per page of /api/tables/{id}/history, by default and at most
 
 
@@ -63,6 +67,12 @@ class ServerConfig:
     # Where bots think (``runtime.pool.WorkerPool`` for ``tranque serve``; None: a thread of
     # this process). Started and closed with the app if it has ``start`` / ``close``.
     thinker: Thinker | None = None
+    # A node of a cluster: its name and the Redis URL of the bus between nodes (None: one node,
+    # every table in this process). The database (PostgreSQL) holds the leases.
+    node: str | None = None
+    redis: str | None = None
+    lease_ttl: float = 5.0  # seconds a dead node's tables wait before another takes them
+    db_url: str = ""  # names the cluster on Redis (every key and channel is under its hash)
 
 
 class Server:
@@ -74,7 +84,6 @@ class Server:
         self.store: TableStore | None = None
         self.lobby: Lobby | None = None
         self.identity: Identity | None = None
-        self.counter = 0
         self.sockets = Sockets(self)
         limits = config.limits
         self.guest_rate = RateLimiter(limits.guests_per_minute, limits.guest_burst, "new guests")
@@ -101,12 +110,12 @@ class Server:
             # the environment stay valid until they expire.
             secret, old = self.config.secret, (*self.config.old_secrets, *([kept] if kept else []))
         self.identity = Identity(secret, old, self.config.token_max_age)
-        self.counter = int(await store.get_meta("table_counter") or 0)
         seed = self.config.test_seed
         thinker = self.config.thinker
         start = getattr(thinker, "start", None)
         if start is not None:
             await start()
+        leases, bus = self._cluster(store)
         self.lobby = Lobby(
             store,
             WallClock(),
@@ -116,6 +125,8 @@ class Server:
             expiry=self.config.table_expiry,
             linger=self.config.finished_linger,
             thinker=thinker,
+            leases=leases,
+            bus=bus,
         )
         recovered = await self.lobby.recover()
         if recovered:
@@ -131,10 +142,32 @@ class Server:
             if close is not None:
                 await close()
 
-    def _next_table_id(self) -> str:
-        self.counter += 1
+    def _cluster(self, store: TableStore) -> tuple[Leases | None, Bus | None]:
+        """A cluster's leases (in the database) and bus (on Redis); (None, None) on one node."""
+        cfg = self.config
+        if cfg.redis is None:
+            return None, None
+        from tranque.runtime.redis_bus import RedisBus, namespace
+        from tranque.store.leases import SqlLeases
+
+        node = cfg.node or "node"
+        assert isinstance(store, Store)
+        return SqlLeases(store, node, cfg.lease_ttl), RedisBus(
+            cfg.redis, node, namespace(cfg.db_url)
+        )
+
+    async def drain(self) -> None:
+        """A clean stop: a cluster's node hands its tables to the others first (so the sockets
+        closed next reconnect to where the tables are), then every socket gets 1001."""
+        if self.lobby is not None and self.lobby.clustered:
+            await self.lobby.drain()
+        await self.sockets.drain()
+
+    async def _next_table_id(self) -> str:
         if self.config.test_seed is not None:
-            return f"t{self.counter}"
+            assert self.store is not None
+            # Counted in the database: every node of a cluster gives the next number.
+            return f"t{await self.store.next_count('table_counter')}"
         return secrets.token_urlsafe(6)
 
     # -- HTTP -------------------------------------------------------------------------------------
@@ -178,12 +211,6 @@ class Server:
             raise HttpError(401, "bad_token", "the token is not one this server signed")
         return who
 
-    def _open_tables(self, guest: str) -> int:
-        assert self.lobby is not None
-        return sum(
-            1 for o in self.lobby.owners.values() if o.service.host == guest and not o.service.over
-        )
-
     async def create_table(self, request: Request) -> Response:
         assert self.lobby is not None and self.store is not None
         defaults = self.config.defaults
@@ -196,7 +223,7 @@ class Server:
             seat = hs.seat(body.seat)
             bot = hs.bot(body.bot, defaults.bot)
             cap = self.config.limits.max_open_tables
-            if cap and self._open_tables(who[0]) >= cap:
+            if cap and await self.store.hosted_open_tables(who[0]) >= cap:
                 raise HttpError(
                     429,
                     "too_many_tables",
@@ -207,7 +234,6 @@ class Server:
             return _refusal(exc)
         settings = replace(defaults, rules=rules, move_clock=clock, practice=body.practice, bot=bot)
         owner = await self.lobby.create(who[0], who[1], settings, seat)
-        await self.store.set_meta("table_counter", str(self.counter))
         base = str(request.base_url).rstrip("/")
         tid = owner.table_id
         return JSONResponse(
@@ -249,12 +275,16 @@ class Server:
         if record is not None:
             return JSONResponse(record)
         owner = await self.lobby.get(tid)
-        if owner is None:
-            row = await self.store.load_table(tid)
-            if row is not None and row["status"] == "expired":
-                return _expired(tid)
+        if owner is not None:
+            return JSONResponse(owner.service.table_record())
+        row = await self.store.load_table(tid)
+        if row is not None and row["status"] == "expired":
+            return _expired(tid)
+        # Live on another node (or between owners): its finished hands, from the log.
+        entries = await self.store.load_events(tid) if row is not None else []
+        if not entries:
             return _error(404, "no_table", f"there is no table {tid!r}")
-        return JSONResponse(owner.service.table_record())
+        return JSONResponse(rebuild(tid, entries, self.lobby.seed_source).table_record())
 
     async def table_history(self, request: Request) -> Response:
         """The table's events in their public form (what a spectator saw), from the log, a page
@@ -304,6 +334,26 @@ class Server:
             body["workers"] = stats()
         return JSONResponse(body)
 
+    async def ready(self, request: Request) -> Response:
+        """Readiness for a load balancer: 200 when this node can take commands (its database
+        answers, and on a cluster its bus is connected), else 503 with what is wrong."""
+        assert self.store is not None and self.lobby is not None
+        problems = []
+        ping = getattr(self.store, "ping", None)
+        if ping is not None:
+            try:
+                await asyncio.wait_for(ping(), READY_TIMEOUT)
+            except Exception:
+                problems.append("database unreachable")
+        if not self.lobby.bus.healthy:
+            problems.append("bus (Redis) unreachable")
+        if self.sockets.closing:
+            problems.append("stopping")
+        body: dict[str, Any] = {"ready": not problems, "problems": problems}
+        if self.config.node is not None:
+            body["node"] = self.config.node
+        return JSONResponse(body, status_code=503 if problems else 200)
+
     async def index(self, request: Request) -> Response:
         """The page, its script and style URLs under this release's prefix (server.assets)."""
         headers = {"cache-control": "no-cache"}
@@ -346,6 +396,7 @@ def create_app(
         Route("/api/tables/{table}/record", server.table_record),
         Route("/api/tables/{table}/history", server.table_history),
         Route("/health", server.health),
+        Route("/healthz", server.ready),
         Route("/api/stats", server.stats),
         WebSocketRoute("/ws", server.ws),
         Route("/t/{table}", server.index),

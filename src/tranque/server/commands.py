@@ -32,6 +32,9 @@ _ENV = {
     "max_sockets_per_ip": "TRANQUE_MAX_SOCKETS_PER_IP",
     "token_days": "TRANQUE_TOKEN_DAYS",
     "secret_file": "TRANQUE_SECRET_FILE",
+    "redis": "TRANQUE_REDIS",
+    "node": "TRANQUE_NODE",
+    "lease_ttl": "TRANQUE_LEASE_TTL",
 }
 
 
@@ -134,8 +137,32 @@ def register(subparsers: Any) -> None:
         metavar="HEX",
         help=argparse.SUPPRESS,  # reproducible server seeds and table ids: tests only, insecure
     )
+    cluster = serve.add_argument_group("many nodes (docs/deploy.md)")
+    cluster.add_argument(
+        "--redis", default=_env("redis", None), metavar="URL",
+        help="redis://HOST:PORT/N: run as one node of a cluster, with the other nodes on the "
+        "same PostgreSQL --db and this Redis (TRANQUE_REDIS); without it, one node",
+    )  # fmt: skip
+    cluster.add_argument(
+        "--node", default=_env("node", None), metavar="NAME",
+        help="this node's name, unique in the cluster (TRANQUE_NODE; default: host name and port)",
+    )  # fmt: skip
+    cluster.add_argument(
+        "--lease-ttl", default=_env("lease_ttl", "5"), metavar="S",
+        help="seconds a node's tables wait after it stops renewing before another node takes "
+        "them (1-60; 5; TRANQUE_LEASE_TTL)",
+    )  # fmt: skip
     add("--log-level", default="warning")
     serve.set_defaults(func=run_serve)
+
+    mig = subparsers.add_parser(
+        "migrate",
+        help="create or upgrade the database's schema (nodes also do it themselves at start)",
+        description="Upgrade the schema of --db to the newest migration, under PostgreSQL's "
+        "advisory lock (safe while nodes start), then print the revision.",
+    )
+    mig.add_argument("--db", default="sqlite:///tranque.db", help="database URL")
+    mig.set_defaults(func=run_migrate)
 
     bench = _bench_parser(subparsers)
     sb = bench.add_parser(
@@ -342,7 +369,48 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     )
     out["token_max_age"] = max(1, round(_number(args, "token_days", 1e-5, 3650) * 86400))
     out["secret"], out["old_secrets"] = _secrets(args)
+    out["lease_ttl"] = _number(args, "lease_ttl", 1, 60)
+    out["redis"], out["node"] = _cluster(args, out["port"])
     return out
+
+
+def _cluster(args: argparse.Namespace, port: int) -> tuple[str | None, str | None]:
+    """(Redis URL, node name) of a cluster's node, checked; (None, None) for one node."""
+    if not args.redis:
+        return None, None
+    if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        raise CommandError(f"--redis must be a redis://HOST:PORT/N URL, not {args.redis!r}")
+    if args.db.startswith("sqlite"):
+        raise CommandError(
+            "--redis needs a PostgreSQL --db shared by every node: SQLite is one node's file"
+        )
+    if importlib.util.find_spec("redis") is None:
+        raise CommandError("--redis needs the cluster extra (pip install 'tranque[cluster]')")
+    node = args.node or f"{socket.gethostname()}:{port}"
+    if not 1 <= len(node) <= 64 or any(c.isspace() for c in node):
+        raise CommandError(f"--node is 1 to 64 characters without spaces, not {node!r}")
+    return args.redis, node
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    import asyncio
+
+    check_db_url(args.db)
+    from tranque.store import open_store
+
+    async def migrate() -> str:
+        store = await open_store(args.db)
+        try:
+            return await store.revision()
+        finally:
+            await store.close()
+
+    try:
+        revision = asyncio.run(migrate())
+    except OSError as exc:
+        raise CommandError(f"--db: cannot reach the database: {exc}") from None
+    print(f"tranque: the database is at revision {revision}")
+    return 0
 
 
 def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) -> Any:
@@ -385,6 +453,10 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         thinker=WorkerPool(
             v["workers"], timeout=v["think_timeout"], test_gate=args.test_think_gate
         ),
+        node=v["node"],
+        redis=v["redis"],
+        lease_ttl=v["lease_ttl"],
+        db_url=args.db,
     )
     url = args.db
 
@@ -423,13 +495,25 @@ def run_serve(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=3,
     )
     host = f"[{args.host}]" if ":" in args.host else args.host
-    line = f"tranque: serving at http://{host}:{port}/  (database {args.db})"
+    line = f"tranque: serving at http://{host}:{port}/  (database {_safe(args.db)})"
+    if settings["node"]:
+        line += f"  (node {settings['node']}, bus {_safe(settings['redis'])})"
     server = _uvicorn_server()(config, app.state.server, line)
     # Fewer, later collections: a full collection over many live tables is a latency spike.
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
     server.run(sockets=[sock])
     return 0
+
+
+def _safe(url: str) -> str:
+    """A URL to print: without its password."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return str(make_url(url).render_as_string(hide_password=True))
+    except Exception:
+        return url.split("@")[-1] if "@" in url else url
 
 
 def _uvicorn_server() -> type[Any]:
@@ -453,7 +537,7 @@ def _uvicorn_server() -> type[Any]:
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             for listener in getattr(self, "servers", []):
                 listener.close()  # no new connections while the open ones are told to go
-            await self.app_server.sockets.drain()
+            await self.app_server.drain()
             await super().shutdown(sockets=sockets)
 
     return Uvicorn

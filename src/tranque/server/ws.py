@@ -21,7 +21,8 @@ from starlette.websockets import WebSocket
 from tranque.server.edge import Limits, client_address, origin_allowed
 from tranque.server.identity import TokenState
 from tranque.server.protocol import Hello, Ping, ProtocolError, Sync, _peek_id, parse
-from tranque.table.owner import TableOwner, frame
+from tranque.table.lobby import TableHandle
+from tranque.table.owner import frame
 from tranque.table.service import TableError
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ class Connection:
         self.guest: str | None = None
         self.nickname = "guest"
         self.watcher = False
-        self.owner: TableOwner | None = None
+        self.owner: TableHandle | None = None  # the table's owner, or its stand-in (relay)
         self.pending: deque[bytes | None] = deque()
         self._idle: asyncio.Future[None] | None = None  # the writer waits on it when done
         self.limit = limit

@@ -34,17 +34,21 @@ from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
-from tranque.store.schema import events, games, guests, meta, tables
-from tranque.table.ports import Entry
+from tranque.store.schema import events, games, guests, leases, meta, tables
+from tranque.table.ports import Entry, LeaseLost
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 MAX_GROUP = 2000  # rows per group commit
-INSERT_EVENT = "INSERT INTO events (table_id, seq, type, payload, ts) VALUES (?, ?, ?, ?, ?)"
+INSERT_EVENT = (
+    "INSERT INTO events (table_id, seq, type, payload, ts, epoch) VALUES (?, ?, ?, ?, ?, ?)"
+)
+# Every node migrating at once waits its turn on this lock, then finds the schema up to date.
+MIGRATION_LOCK = 0x7472616E717565  # "tranque"
 
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.decode
 
-Append = tuple[str, Sequence[Entry], "asyncio.Future[None]"]
+Append = tuple[str, Sequence[Entry], int | None, "asyncio.Future[None]"]
 
 
 def async_url(url: str) -> str:
@@ -136,12 +140,29 @@ class Store:
     # -- life -----------------------------------------------------------------------------------
 
     async def migrate(self) -> None:
+        """Upgrade the schema to the newest migration. On PostgreSQL under an advisory lock held
+        for the transaction: nodes that start at the same moment migrate one after the other,
+        and all but the first find nothing to do."""
         if self._sync is not None:
             with self._sync.begin() as conn:
                 _migrate(conn)
         else:
             async with self._async.begin() as conn:
+                await conn.execute(
+                    sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+                )
                 await conn.run_sync(_migrate)
+
+    async def revision(self) -> str:
+        """The schema's Alembic revision."""
+        async with self._connect() as conn:
+            row = (await conn.execute(sa.text("SELECT version_num FROM alembic_version"))).first()
+        return "" if row is None else str(row.version_num)
+
+    async def ping(self) -> None:
+        """One round trip to the database; raises if it cannot be reached."""
+        async with self._connect() as conn:
+            await conn.execute(sa.text("SELECT 1"))
 
     def start(self) -> None:
         if self._writer is None:
@@ -190,11 +211,13 @@ class Store:
 
     # -- the event log --------------------------------------------------------------------------
 
-    async def append(self, table_id: str, entries: Sequence[Entry]) -> None:
+    async def append(
+        self, table_id: str, entries: Sequence[Entry], epoch: int | None = None
+    ) -> None:
         if self._writer is None:
             self.start()
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((table_id, entries, fut))
+        self._queue.put_nowait((table_id, entries, epoch, fut))
         await fut
 
     async def _write_loop(self) -> None:
@@ -213,43 +236,53 @@ class Store:
                 group.append(item)
                 rows += len(item[1])
             try:
-                await self._write(group)
+                fenced = await self._write(group)
             except Exception:
                 # One table's bad append (a sequence number stored twice) must not fail the
                 # others that shared its transaction: write each on its own and tell each.
                 for item in group:
                     try:
-                        await self._write([item])
+                        fenced = await self._write([item])
                     except Exception as exc:  # this waiter learns of it; nothing is sent
-                        if not item[2].done():
-                            item[2].set_exception(exc)
+                        _settle(item[3], exc)
                     else:
-                        if not item[2].done():
-                            item[2].set_result(None)
+                        _settle(item[3], _lost(item[0]) if fenced else None)
                 continue
-            for _, _, fut in group:
-                if not fut.done():
-                    fut.set_result(None)
+            for table_id, _, _, fut in group:
+                _settle(fut, _lost(table_id) if table_id in fenced else None)
 
-    async def _write(self, group: list[Append]) -> None:
-        rows = [
-            (table_id, e.seq, e.type, _encode(e.data).decode(), e.ts)
-            for table_id, entries, _ in group
-            for e in entries
-        ]
+    async def _write(self, group: list[Append]) -> set[str]:
+        """Write the group in one transaction; return the tables whose appends were refused
+        because their lease has another epoch now (those rows are not written)."""
         raw = self._raw
+        fenced: set[str] = set()
         if raw is not None:
             try:
-                raw.executemany(INSERT_EVENT, rows)
+                fenced = _fenced_sqlite(raw, group)
+                raw.executemany(INSERT_EVENT, _rows(group, fenced))
                 raw.commit()
             except BaseException:
                 raw.rollback()
                 raise
         else:
-            keys = ("table_id", "seq", "type", "payload", "ts")
+            keys = ("table_id", "seq", "type", "payload", "ts", "epoch")
             async with self._async.begin() as conn:
-                await conn.execute(events.insert(), [dict(zip(keys, r, strict=True)) for r in rows])
+                wanted = {tid: epoch for tid, _, epoch, _ in group if epoch is not None}
+                if wanted:
+                    # FOR SHARE: a takeover (which updates the row) waits for this transaction,
+                    # and this one, if it comes second, sees the new epoch and writes nothing.
+                    held = await conn.execute(
+                        sa.select(leases.c.table_id, leases.c.epoch)
+                        .where(leases.c.table_id.in_(list(wanted)))
+                        .with_for_update(read=True)
+                    )
+                    now = {r.table_id: r.epoch for r in held}
+                    fenced = {tid for tid, epoch in wanted.items() if now.get(tid) != epoch}
+                rows = [dict(zip(keys, r, strict=True)) for r in _rows(group, fenced)]
+                if rows:
+                    await conn.execute(events.insert(), rows)
         self.commits += 1
+        return fenced
 
     async def load_events(self, table_id: str, upto: int | None = None) -> list[Entry]:
         """The table's log in order; with ``upto``, only the entries with ``seq <= upto``."""
@@ -286,16 +319,27 @@ class Store:
             return row is not None
 
     async def finish_table(
-        self, table_id: str, record: dict[str, Any], info: dict[str, Any] | None = None
+        self,
+        table_id: str,
+        record: dict[str, Any],
+        info: dict[str, Any] | None = None,
+        epoch: int | None = None,
     ) -> None:
         """Save the record and mark the table over; ``info`` (the table's final info: seats,
         nicknames, tally) replaces the stored settings, so it is served once the table has left
-        memory."""
+        memory. With ``epoch``, only while the lease has it (else ``LeaseLost``), and the lease
+        goes: a finished table is never appended to again, and any node may serve it."""
         now = time.time()
         values: dict[str, Any] = {"status": "over", "ended": now}
         if info is not None:
             values["info"] = _encode(info).decode()
         async with self._begin() as conn:
+            if epoch is not None:
+                gone = await conn.execute(
+                    leases.delete().where(leases.c.table_id == table_id, leases.c.epoch == epoch)
+                )
+                if gone.rowcount != 1:
+                    raise _lost(table_id)
             await conn.execute(
                 games.insert().values(
                     table_id=table_id, record=_encode(record).decode(), finished=now
@@ -356,9 +400,63 @@ class Store:
             if updated.rowcount == 0:
                 await conn.execute(meta.insert().values(key=key, value=value))
 
+    async def next_count(self, key: str) -> int:
+        async with self._begin() as conn:
+            row = (
+                await conn.execute(
+                    sa.text(
+                        "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)"
+                        " WHERE key = :key RETURNING value"
+                    ),
+                    {"key": key},
+                )
+            ).first()
+            if row is not None:
+                return int(row.value)
+            await conn.execute(meta.insert().values(key=key, value="1"))
+            return 1
+
+    async def hosted_open_tables(self, host: str) -> int:
+        q = sa.select(sa.func.count()).where(tables.c.host == host, tables.c.status == "open")
+        async with self._connect() as conn:
+            return int((await conn.execute(q)).scalar_one())
+
     async def add_guest(self, guest_id: str, nickname: str, ts: float) -> None:
         async with self._begin() as conn:
             await conn.execute(guests.insert().values(id=guest_id, nickname=nickname, created=ts))
+
+
+def _settle(fut: asyncio.Future[None], exc: BaseException | None) -> None:
+    if fut.done():
+        return
+    if exc is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(exc)
+
+
+def _lost(table_id: str) -> LeaseLost:
+    return LeaseLost(f"table {table_id!r} is owned by another node now: nothing was appended")
+
+
+def _rows(group: list[Append], fenced: set[str]) -> list[tuple[Any, ...]]:
+    return [
+        (table_id, e.seq, e.type, _encode(e.data).decode(), e.ts, epoch)
+        for table_id, entries, epoch, _ in group
+        if table_id not in fenced
+        for e in entries
+    ]
+
+
+def _fenced_sqlite(raw: sqlite3.Connection, group: list[Append]) -> set[str]:
+    """The fencing check on SQLite (one writer at a time: no lock needed to read the lease)."""
+    fenced = set()
+    for table_id, _, epoch, _ in group:
+        if epoch is not None:
+            row = raw.execute("SELECT epoch FROM leases WHERE table_id = ?", (table_id,)).fetchone()
+            if row is None or row[0] != epoch:
+                fenced.add(table_id)
+    return fenced
 
 
 async def open_store(url: str) -> Store:

@@ -24,6 +24,7 @@ tables = sa.Table(
     sa.Column("info", sa.Text, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("ended", sa.Float, nullable=True),  # when it was over or expired (0002)
+    sa.Index("ix_tables_status", "status"),
 )
 
 events = sa.Table(
@@ -35,6 +36,7 @@ events = sa.Table(
     sa.Column("type", sa.String(32), nullable=False),
     sa.Column("payload", sa.Text, nullable=False),  # JSON
     sa.Column("ts", sa.Float, nullable=False),
+    sa.Column("epoch", sa.Integer, nullable=True),  # the appending owner's lease epoch (0003)
     sa.UniqueConstraint("table_id", "seq", name="uq_events_table_seq"),
 )
 
@@ -51,4 +53,16 @@ meta = sa.Table(
     metadata,
     sa.Column("key", sa.String(64), primary_key=True),
     sa.Column("value", sa.Text, nullable=False),
+)
+
+# Who owns each table on a cluster (0003): the node, the epoch (one more at every takeover; the
+# fencing token every append checks) and until when (seconds since the epoch, database time).
+leases = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("node", sa.String(64), nullable=False),
+    sa.Column("epoch", sa.Integer, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+    sa.Index("ix_leases_node", "node"),
 )

@@ -1,5 +1,12 @@
-"""``Lobby``: every table owner of this server; creates tables, rebuilds unfinished ones, and lets
-tables go.
+"""``Lobby``: every table owner of this node; creates tables, rebuilds unfinished ones, takes over
+the tables of nodes that died, and lets tables go.
+
+On a single node every table is this node's (``SoleLeases``). On a cluster a table is owned by
+the node holding its lease (``Leases``): the lobby claims a table when it creates it, when a hello
+comes for a table nobody holds, and when a table's lease has expired (its node died or stopped
+renewing: a *keeper* task renews this node's leases and looks for such orphans every second);
+it drops a table whose lease it lost. A hello for a table another node owns gets a
+``RemoteTable`` (``table.relay``) that forwards everything to it.
 
 Tables come and go:
 
@@ -17,12 +24,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from tranque.table.bus import Bus, LocalHub
 from tranque.table.owner import RECENT, TableOwner, frame
-from tranque.table.ports import Clock, Entry, TableStore, Thinker
+from tranque.table.ports import Clock, Entry, Lease, Leases, SoleLeases, TableStore, Thinker
+from tranque.table.relay import MOVED, Relay, RemoteTable
 from tranque.table.service import (
     SeedSource,
     TableError,
@@ -35,6 +46,9 @@ log = logging.getLogger("tranque.table")
 
 EXPIRY = 3600.0  # seconds from creation for a table to start
 LINGER = 300.0  # seconds a finished table stays in memory (at least)
+ADOPT_AT_ONCE = 20  # orphaned tables one look of the keeper claims (the rest at the next look)
+
+TableHandle = TableOwner | RemoteTable  # what a connection at a table talks to
 
 
 class Lobby:
@@ -46,58 +60,81 @@ class Lobby:
         clock: Clock,
         seed_source: SeedSource,
         defaults: TableSettings,
-        table_ids: Callable[[], str] | None = None,
+        table_ids: Callable[[], Awaitable[str]] | None = None,
         *,
         expiry: float = EXPIRY,
         linger: float = LINGER,
         thinker: Thinker | None = None,
+        leases: Leases | None = None,
+        bus: Bus | None = None,
     ) -> None:
+        self.leases: Leases = leases or SoleLeases()
+        self.clustered = not math.isinf(self.leases.ttl)
+        self.bus: Bus = bus or LocalHub().bus(self.leases.node)
+        self.relay = Relay(self.bus, self)
+        self._keeper: asyncio.Task[None] | None = None
+        self.store_ok = True  # the keeper's last look at the database succeeded
         self.thinker = thinker  # where every table's bots think (None: a thread of this process)
         self.store = store
         self.clock = clock
         self.seed_source = seed_source
         self.defaults = defaults
         self.owners: dict[str, TableOwner] = {}
-        self.table_ids = table_ids or (lambda: secrets.token_urlsafe(6))
+        self.table_ids = table_ids or _random_id
         self.expiry = expiry
         self.linger = linger
         self._timers: dict[str, asyncio.TimerHandle] = {}
-        self._reviving: dict[str, asyncio.Future[TableOwner]] = {}
+        self._reviving: dict[str, asyncio.Future[TableOwner | None]] = {}
         self._expiring: set[str] = set()  # expired here, the store's mark not yet committed
         self._chores: set[asyncio.Task[Any]] = set()
-        self.counts = {"created": 0, "rebuilt": 0, "expired": 0, "left_memory": 0, "revived": 0}
+        self.counts = {
+            "created": 0, "rebuilt": 0, "expired": 0, "left_memory": 0, "revived": 0,
+            "taken_over": 0, "lost": 0, "released": 0,
+        }  # fmt: skip
 
     # -- coming -----------------------------------------------------------------------------------
 
     async def recover(self) -> int:
-        """Rebuild every unfinished table from its log and start it again.
+        """Start the node: connect the bus; on one node, rebuild every unfinished table from its
+        log and start it again; on a cluster, claim the tables nobody holds (and keep doing so,
+        and keep this node's leases, from the keeper task)."""
+        await self.bus.start(self.relay)
+        if self.clustered:
+            count = await self._adopt_orphans()
+            self._keeper = asyncio.create_task(self._keep(), name="lease keeper")
+            return count
+        count = 0
+        for table_id in await self.store.unfinished_tables():
+            if await self._rebuild(table_id, Lease(table_id, None)) is not None:
+                count += 1
+        self.counts["rebuilt"] += count
+        return count
+
+    async def _rebuild(self, table_id: str, lease: Lease) -> TableOwner | None:
+        """Rebuild an unfinished table from its log and start it under ``lease``.
 
         A table that never started and is past its expiry is marked expired instead, and a table
         whose match ended just before a crash gets its record saved; neither is started.
         """
-        count = 0
         now = self.clock.now()
-        for table_id in await self.store.unfinished_tables():
-            entries = await self.store.load_events(table_id)
-            if not entries:
-                continue
-            svc, recent = self._replay(table_id, entries)
-            created = entries[0].ts
-            if not svc.started and created + self.expiry <= now:
-                await self.store.expire_table(table_id)
-                self.counts["expired"] += 1
-                log.info("table %s expired while the server was down", table_id)
-                continue
-            if svc.over and svc.record is not None:
-                await self.store.finish_table(table_id, svc.record, svc.info())
-                continue
-            owner = self._start(svc, recent, created)
-            if svc.started and not svc.over:
-                # Clocks go on with the time they had left when the table last moved.
-                owner._put(("resumed", max(0.0, now - svc.last_ts)))
-            count += 1
-        self.counts["rebuilt"] += count
-        return count
+        entries = await self.store.load_events(table_id)
+        if not entries:
+            return None
+        svc, recent = self._replay(table_id, entries)
+        created = entries[0].ts
+        if not svc.started and created + self.expiry <= now:
+            await self.store.expire_table(table_id)
+            self.counts["expired"] += 1
+            log.info("table %s expired while nobody had it", table_id)
+            return None
+        if svc.over and svc.record is not None:
+            await self.store.finish_table(table_id, svc.record, svc.info(), lease.epoch)
+            return None
+        owner = self._start(svc, recent, created, lease.epoch)
+        if svc.started and not svc.over:
+            # Clocks go on with the time they had left when the table last moved.
+            owner._put(("resumed", max(0.0, now - svc.last_ts)))
+        return owner
 
     def _replay(
         self, table_id: str, entries: list[Entry]
@@ -111,9 +148,21 @@ class Lobby:
         return svc, recent
 
     def _start(
-        self, svc: TableService, recent: list[tuple[int, bytes]], created: float
+        self,
+        svc: TableService,
+        recent: list[tuple[int, bytes]],
+        created: float,
+        epoch: int | None = None,
     ) -> TableOwner:
-        owner = TableOwner(svc, self.store, self.clock, on_over=self._over, thinker=self.thinker)
+        owner = TableOwner(
+            svc,
+            self.store,
+            self.clock,
+            on_over=self._over,
+            thinker=self.thinker,
+            epoch=epoch,
+            on_dropped=self._dropped,
+        )
         owner.recent.extend(recent)
         self.owners[svc.table_id] = owner
         owner.start()
@@ -130,7 +179,7 @@ class Lobby:
         settings: TableSettings,
         seat: int | None,
     ) -> TableOwner:
-        table_id = self.table_ids()
+        table_id = await self.table_ids()
         svc = TableService(table_id, self.seed_source)
         now = self.clock.now()
         first = [Entry(1, "created", {"settings": settings.to_json(), "host": host}, now)]
@@ -147,45 +196,74 @@ class Lobby:
                     svc.apply(e)
                     first.append(e)
         await self.store.create_table(table_id, host, {"settings": settings.to_json()})
-        await self.store.append(table_id, first)
+        lease = await self.leases.claim(table_id)
+        if lease is None:  # a table id made twice: never with random ids
+            raise TableError("no_table", f"table {table_id!r} exists already")
+        await self.store.append(table_id, first, lease.epoch)
         recent = [(e.seq, frame(svc.project(e))) for e in first]
         self.counts["created"] += 1
-        return self._start(svc, recent, now)
+        return self._start(svc, recent, now, lease.epoch)
 
     async def get(self, table_id: str) -> TableOwner | None:
-        """The table's owner if it is in memory (routes that can answer from the store)."""
+        """The table's owner if it is in memory here (routes that can answer from the store)."""
         return self.owners.get(table_id)
 
-    async def join(self, table_id: str) -> TableOwner:
-        """The owner a ``hello`` attaches to: the live one, or a finished table brought back
-        from its log. Raises ``TableError`` ``no_table`` or ``table_expired``.
+    async def join(self, table_id: str) -> TableHandle:
+        """What a ``hello`` attaches to: the live owner here, a ``RemoteTable`` for a table
+        another node owns, an unfinished table nobody holds (claimed and rebuilt here), or a
+        finished table brought back from its log. Raises ``TableError`` ``no_table``,
+        ``table_expired`` or ``unavailable``.
 
         The owner returned is in memory at that moment: the caller attaches to it before it
         next yields, so that a finished table does not leave in between.
         """
-        for _ in range(3):
+        for _ in range(8):
             owner = self.owners.get(table_id)
             if owner is not None:
                 return owner
             if table_id in self._expiring:
                 raise _expired(table_id)
+            if self.clustered:
+                holder = await self._holder(table_id)
+                if holder is not None and holder != self.leases.node:
+                    if await self.bus.reachable(holder):
+                        return self.relay.remote_table(table_id, holder)
+                    # Its node is gone; its lease runs out within ``ttl``: then it is ours.
+                    await asyncio.sleep(min(1.0, self.leases.ttl / 4))
+                    continue
+                owner = self.owners.get(table_id)
+                if owner is not None:
+                    return owner
             pending = self._reviving.get(table_id)
             if pending is None:
                 pending = asyncio.ensure_future(self._revive(table_id))
                 self._reviving[table_id] = pending
                 pending.add_done_callback(lambda _: self._reviving.pop(table_id, None))
-            owner = await asyncio.shield(pending)
-            if self.owners.get(table_id) is owner:
-                return owner
-        raise TableError("no_table", f"table {table_id!r} is over and could not be reopened")
+            revived = await asyncio.shield(pending)
+            if revived is not None and self.owners.get(table_id) is revived:
+                return revived
+        raise TableError("unavailable", f"table {table_id!r} could not be reached: try again")
 
-    async def _revive(self, table_id: str) -> TableOwner:
-        row = await self.store.load_table(table_id)
+    async def _holder(self, table_id: str) -> str | None:
+        try:
+            return await self.leases.holder(table_id)
+        except Exception as exc:
+            raise _unavailable(table_id) from exc
+
+    async def _revive(self, table_id: str) -> TableOwner | None:
+        """Bring a table that is in no node's memory into this one's: an unfinished table under a
+        new lease (None if another node claimed it first), a finished one read-only."""
+        try:
+            row = await self.store.load_table(table_id)
+        except Exception as exc:
+            raise _unavailable(table_id) from exc
         if row is not None and row["status"] == "expired":
             raise _expired(table_id)
         owner = self.owners.get(table_id)
         if owner is not None:
             return owner
+        if row is not None and row["status"] == "open":
+            return await self._adopt(table_id)
         if row is None or row["status"] != "over":
             raise TableError("no_table", f"there is no live table {table_id!r}")
         entries = await self.store.load_events(table_id)
@@ -196,6 +274,105 @@ class Lobby:
         # At least a second for the ``hello`` that brought it back to attach.
         self._arm(table_id, max(self.linger, 1.0), self._leave)
         return owner
+
+    async def _adopt(self, table_id: str) -> TableOwner | None:
+        """Claim a table nobody holds and rebuild it here; None if another node was first."""
+        try:
+            lease = await self.leases.claim(table_id)
+            if lease is None:
+                return None
+            owner = self.owners.get(table_id)
+            if owner is not None:
+                return owner
+            owner = await self._rebuild(table_id, lease)
+        except TableError:
+            raise
+        except Exception as exc:
+            log.exception("table %s could not be taken over", table_id)
+            raise _unavailable(table_id) from exc
+        if owner is not None:
+            # Connections here that reached the table through its old node reconnect, to here.
+            self.relay.moved(table_id, self.leases.node)
+            self.counts["taken_over" if self.clustered else "rebuilt"] += 1
+            log.info("table %s taken over (epoch %s)", table_id, lease.epoch)
+            if self.clustered:
+                self.relay.announce(table_id, self.leases.node)
+        return owner
+
+    async def _adopt_orphans(self) -> int:
+        count = 0
+        for table_id in await self.leases.orphans(ADOPT_AT_ONCE):
+            if table_id in self.owners or table_id in self._reviving:
+                continue
+            with contextlib.suppress(TableError):
+                if await self._adopt(table_id) is not None:
+                    count += 1
+        return count
+
+    async def _keep(self) -> None:
+        """Renew this node's leases, drop the tables whose lease was lost, and take over the
+        tables nobody holds; a few times per lease time, with a little jitter so that nodes do
+        not all look at the same moment."""
+        ttl = self.leases.ttl
+        while True:
+            await asyncio.sleep(min(1.0, ttl / 5) * random.uniform(0.8, 1.2))
+            try:
+                held = {
+                    tid: o.epoch
+                    for tid, o in self.owners.items()
+                    if o.epoch is not None and o.closed is None
+                }
+                for tid in await self.leases.renew(held):
+                    owner = self.owners.get(tid)
+                    if owner is not None and owner.epoch == held[tid]:
+                        log.warning("table %s: its lease was taken over; dropping it", tid)
+                        owner.hand_over("table_moved", MOVED)
+                        self._dropped(owner)
+                await self._adopt_orphans()
+                self.store_ok = True
+                for node in self.relay.peers():
+                    if not await self.bus.reachable(node):
+                        self.relay.unreachable(node)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.store_ok = False
+                log.exception("the lease keeper could not reach the database")
+
+    def _dropped(self, owner: TableOwner) -> None:
+        """The owner stopped without its table being over (its lease lost, or its log could not
+        be written): the table leaves memory, to be rebuilt from its log where it is wanted."""
+        if self.owners.get(owner.table_id) is owner:
+            del self.owners[owner.table_id]
+            self.counts["lost"] += 1
+        timer = self._timers.pop(owner.table_id, None)
+        if timer is not None:
+            timer.cancel()
+
+    async def drain(self) -> None:
+        """Hand every table this node owns to the others (a clean stop of a cluster's node): stop
+        each owner after its current commit, close its connections with 1001, release the
+        leases, and tell every node. The clients reconnect and find the tables on other nodes
+        within about a second."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
+            self._keeper = None
+        held = {tid: o.epoch for tid, o in self.owners.items() if o.epoch is not None}
+        for tid, owner in list(self.owners.items()):
+            if owner.epoch is None:
+                continue
+            await owner.stop()
+            owner.hand_over("table_moved", "this node is stopping: reconnect")
+            del self.owners[tid]
+        with contextlib.suppress(Exception):
+            await self.leases.release(held)
+            self.counts["released"] += len(held)
+        for tid in held:
+            self.relay.announce(tid, None)
+        for rt in list(self.relay.remote_tables.values()):
+            rt.close_all("this node is stopping: reconnect")
 
     # -- going ------------------------------------------------------------------------------------
 
@@ -262,9 +439,15 @@ class Lobby:
             else:
                 waiting += 1
         live = {"total": len(self.owners), "waiting": waiting, "playing": playing, "over": over}
-        return {"live": live, "since_start": dict(self.counts)}
+        body: dict[str, Any] = {"live": live, "since_start": dict(self.counts)}
+        if self.clustered:
+            body["node"] = self.leases.node
+            body["relay"] = self.relay.stats()
+        return body
 
     async def close(self) -> None:
+        if self.clustered:
+            await self.drain()
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
@@ -273,6 +456,15 @@ class Lobby:
         for task in list(self._chores):
             with contextlib.suppress(Exception):
                 await task
+        await self.bus.close()
+
+
+async def _random_id() -> str:
+    return secrets.token_urlsafe(6)
+
+
+def _unavailable(table_id: str) -> TableError:
+    return TableError("unavailable", f"table {table_id!r} cannot be reached now: try again soon")
 
 
 def _expired(table_id: str) -> TableError:

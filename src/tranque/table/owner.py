@@ -23,7 +23,15 @@ from typing import Any
 import msgspec
 
 from tranque.rules.errors import RulesError
-from tranque.table.ports import Clock, Entry, Subscriber, TableStore, Thinker, ThinkRequest
+from tranque.table.ports import (
+    Clock,
+    Entry,
+    LeaseLost,
+    Subscriber,
+    TableStore,
+    Thinker,
+    ThinkRequest,
+)
 from tranque.table.service import TableError, TableService
 from tranque.table.thinking import ThreadThinker
 
@@ -33,6 +41,17 @@ _encode = msgspec.json.Encoder().encode
 RECENT = 512  # events kept in memory for a reconnecting client; older gaps get a full resync
 MAX_BATCH = 64
 RETRY_AFTER = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # seconds between tries of a failed decision
+GOING_AWAY = 1001  # the WebSocket close code that tells a client to reconnect (to any node)
+
+
+class Dropped(Exception):
+    """The owner cannot go on: its lease was taken over, or the log could not be written. What
+    it applied since the last durable entry is not in the log, so the table must be rebuilt
+    from the log (here or on another node); nothing of it was sent."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
 
 
 def frame(obj: dict[str, Any]) -> bytes:
@@ -47,8 +66,14 @@ class TableOwner:
         clock: Clock,
         on_over: Callable[[TableOwner], None] | None = None,
         thinker: Thinker | None = None,
+        epoch: int | None = None,
+        on_dropped: Callable[[TableOwner], None] | None = None,
     ) -> None:
         self.service = service
+        # The lease's fencing token every append carries (None on a single node); None again
+        # once the table is over (its lease is gone: nothing is appended any more).
+        self.epoch = epoch
+        self.on_dropped = on_dropped
         self.thinker: Thinker = thinker or ThreadThinker()
         # The request out with the thinker, and the answer back from it not yet applied.
         self.thinking: tuple[ThinkRequest, asyncio.Task[None]] | None = None
@@ -124,7 +149,44 @@ class TableOwner:
         if not self._refuse(sub):
             self._put(("sync", sub, last_seq))
 
+    def hand_over(self, code: str, message: str) -> None:
+        """Stop for good and close every connection with 1001 (going away), so that each client
+        reconnects, to whichever node owns the table next, and gets what it missed."""
+        self.closed = (code, message)
+        for sub in self.subscribers:
+            sub.close(GOING_AWAY, message)
+        self.subscribers.clear()
+        for item in self.inbox:
+            if item[0] in ("attach", "sync", "cmd"):
+                item[1].close(GOING_AWAY, message)
+        self.inbox.clear()
+        self._forget_thinking()
+        if self.task is not None and self.task is not asyncio.current_task():
+            self.task.cancel()
+
+    async def _persist(self, entries: list[Entry]) -> None:
+        try:
+            await self.store.append(self.table_id, entries, self.epoch)
+        except LeaseLost as exc:
+            raise Dropped("table_moved", "the table moved to another node: reconnect") from exc
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.exception("table %s: the log could not be written", self.table_id)
+            raise Dropped(
+                "unavailable", "the table's storage is unreachable: reconnect in a moment"
+            ) from exc
+
     async def run(self) -> None:
+        try:
+            await self._run()
+        except Dropped as exc:
+            log.warning("table %s dropped: %s", self.table_id, exc.message)
+            self.hand_over(exc.code, exc.message)
+            if self.on_dropped is not None:
+                self.on_dropped(self)
+
+    async def _run(self) -> None:
         # The inbox is a deque and an Event rather than a Queue read under a timeout: a
         # timed-out ``wait_for(queue.get())`` can drop the item it was handed (Python 3.11).
         loop = asyncio.get_running_loop()
@@ -152,7 +214,7 @@ class TableOwner:
                     await self.wake.wait()
                 finally:
                     timer.cancel()
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, Dropped):
             raise
         except Exception:
             log.exception("table %s stopped on an error", self.table_id)
@@ -240,7 +302,7 @@ class TableOwner:
                 projections.append(self._render(entry))
             if not batch:
                 return
-            await self.store.append(self.table_id, batch)
+            await self._persist(batch)
             for p in projections:
                 self._fan_out(p)
             await self._after()
@@ -294,7 +356,7 @@ class TableOwner:
         for e in entries:
             self.service.apply(e)
             rendered.append(self._render(e))
-        await self.store.append(self.table_id, entries)
+        await self._persist(entries)
         for r in rendered:
             self._fan_out(r)
         await self._after()
@@ -303,7 +365,13 @@ class TableOwner:
         svc = self.service
         if svc.over and not self.finished_saved and svc.record is not None:
             self.finished_saved = True
-            await self.store.finish_table(self.table_id, svc.record, svc.info())
+            try:
+                await self.store.finish_table(self.table_id, svc.record, svc.info(), self.epoch)
+            except LeaseLost as exc:
+                raise Dropped("table_moved", "the table moved to another node") from exc
+            except Exception as exc:  # the entries are in the log: a rebuild saves the record
+                raise Dropped("unavailable", "the table's storage is unreachable") from exc
+            self.epoch = None  # the lease went with the record: nothing is appended any more
             if self.on_over is not None:
                 self.on_over(self)
 

@@ -35,9 +35,21 @@ class WallClock:
         return time.time()
 
 
+class LeaseLost(Exception):
+    """An append refused because the table's lease has another epoch: another node owns the
+    table now. The appender must drop the table; nothing of what it was appending may be sent."""
+
+
 class EventLog(Protocol):
-    async def append(self, table_id: str, entries: Sequence[Entry]) -> None:
-        """Make the entries durable; return only once they are."""
+    async def append(
+        self, table_id: str, entries: Sequence[Entry], epoch: int | None = None
+    ) -> None:
+        """Make the entries durable; return only once they are.
+
+        With ``epoch`` (a node of a cluster), the entries are written only if the table's lease
+        still has that epoch, checked in the same transaction; else ``LeaseLost``. Any other
+        exception means the storage could not be reached: nothing may be assumed written.
+        """
         ...
 
 
@@ -47,8 +59,20 @@ class TableStore(EventLog, Protocol):
     async def create_table(self, table_id: str, host: str, info: dict[str, Any]) -> None: ...
 
     async def finish_table(
-        self, table_id: str, record: dict[str, Any], info: dict[str, Any] | None = None
+        self,
+        table_id: str,
+        record: dict[str, Any],
+        info: dict[str, Any] | None = None,
+        epoch: int | None = None,
     ) -> None: ...
+
+    async def hosted_open_tables(self, host: str) -> int:
+        """How many unfinished tables ``host`` created (every node's)."""
+        ...
+
+    async def next_count(self, key: str) -> int:
+        """One more than the last value of the counter ``key``, atomically for every node."""
+        ...
 
     async def expire_table(self, table_id: str) -> None: ...
 
@@ -71,6 +95,67 @@ class TableStore(EventLog, Protocol):
     async def add_guest(self, guest_id: str, nickname: str, ts: float) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A table this node may write: ``epoch`` is the fencing token its appends carry (None on a
+    single node, which needs none)."""
+
+    table_id: str
+    epoch: int | None
+
+
+class Leases(Protocol):
+    """Who owns each table. On a single node, always this one; on a cluster, the database's
+    ``leases`` rows, taken over when they expire (``store.leases``)."""
+
+    node: str
+    ttl: float  # seconds a lease lasts unless renewed
+
+    async def claim(self, table_id: str) -> Lease | None:
+        """The table for this node if nobody holds a live lease on it (a new epoch), else None."""
+        ...
+
+    async def holder(self, table_id: str) -> str | None:
+        """The node holding a live lease on the table, if any."""
+        ...
+
+    async def renew(self, held: dict[str, int]) -> set[str]:
+        """Extend the leases held (table -> epoch); return the tables lost meanwhile."""
+        ...
+
+    async def release(self, held: dict[str, int]) -> None:
+        """Give the tables up at once (a drain): any node may claim them now."""
+        ...
+
+    async def orphans(self, limit: int) -> list[str]:
+        """Unfinished tables with no live lease (their owner died, or let them go)."""
+        ...
+
+
+class SoleLeases:
+    """One node: every table is this node's, with no fencing (nobody else could append)."""
+
+    ttl = float("inf")
+
+    def __init__(self, node: str = "solo") -> None:
+        self.node = node
+
+    async def claim(self, table_id: str) -> Lease | None:
+        return Lease(table_id, None)
+
+    async def holder(self, table_id: str) -> str | None:
+        return None
+
+    async def renew(self, held: dict[str, int]) -> set[str]:
+        return set()
+
+    async def release(self, held: dict[str, int]) -> None:
+        return None
+
+    async def orphans(self, limit: int) -> list[str]:
+        return []
+
+
 class Subscriber(Protocol):
     """One connection at a table: a player (his seat follows from ``guest``) or a watcher."""
 
@@ -79,6 +164,11 @@ class Subscriber(Protocol):
 
     def push(self, frame: bytes) -> None:
         """Queue an encoded frame for the connection, in order; never blocks."""
+        ...
+
+    def close(self, code: int, reason: str) -> None:
+        """Send what is queued, then close the connection with the WebSocket ``code`` (1001:
+        the table moved to another node, or this one is stopping: the client reconnects)."""
         ...
 
 
