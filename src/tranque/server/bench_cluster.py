@@ -254,16 +254,22 @@ class _Killer(threading.Thread):
         self.nodes, self.every, self.db, self.load = nodes, every, db, load
         self.halt = threading.Event()
         self.restarts: list[float] = []
+        self.owned: list[int | None] = []  # tables each killed node owned (None: all)
         self.error: BaseException | None = None
 
     def run(self) -> None:
         rng = random.Random()
+        start = time.monotonic()
+        kills = 0
         try:
-            while not self.halt.wait(self.every):
+            # On the clock (S, 2S, ...), however long each restart took.
+            while not self.halt.wait(start + (kills + 1) * self.every - time.monotonic()):
+                kills += 1
                 node = rng.choice(self.nodes)
                 # One node takes no leases: it owns every table.
                 owned = _owned_tables(self.db, node.name) if len(self.nodes) > 1 else None
                 at = node.kill()
+                self.owned.append(None if owned is None else len(owned))
                 assert self.load.stdin is not None
                 note = {"killed": node.name, "at": at, "tables": owned}
                 self.load.stdin.write(json.dumps(note) + "\n")
@@ -354,6 +360,7 @@ def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                 node.stop()
     if killer is not None:
         result["kills"] = len(killer.restarts)
+        result["tables_owned_by_the_killed"] = killer.owned
         result["node_restart_s_max"] = round(max(killer.restarts, default=0.0), 2)
     result["database"] = name
     return _per_move(result)

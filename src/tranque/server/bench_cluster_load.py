@@ -71,6 +71,7 @@ class _ClusterRun(_TableRun):
         """Its owner was killed at ``at``: the next event past what anyone has seen ends it."""
         if self.watch is None and not self.done.is_set():
             self.watch = (at, max((p.seq for p in self.players), default=0))
+            self.stats["tables_stopped"] += 1
 
 
 class _Roamer(_Player):
@@ -276,6 +277,7 @@ async def cluster_load(plan: dict[str, Any]) -> dict[str, Any]:
         reconnects=0,
         hello_refusals={},
         takeovers=[],
+        tables_stopped=0,
         takeovers_unresolved=0,
         finished=[],
     )
@@ -321,6 +323,7 @@ async def cluster_load(plan: dict[str, Any]) -> dict[str, Any]:
     )
     if plan["kill"]:
         out.update(
+            tables_stopped=stats["tables_stopped"],
             takeovers=len(takeovers),
             takeover_s_p50=_seconds(_pct(takeovers, 0.50)),
             takeover_s_max=_seconds(_pct(takeovers, 1.0)),
