@@ -298,27 +298,41 @@ async def _new_table(http: Any, host: dict[str, Any], options: dict[str, Any]) -
     return str(r.json()["table"])
 
 
+class Refused(CommandError):
+    """The server answered with an error frame: its code (``unavailable``: try again soon)."""
+
+    def __init__(self, what: str, code: str | None) -> None:
+        super().__init__(f"{what} refused: {code}")
+        self.code = code
+
+
 async def _join(base: str, guest: dict[str, Any], tid: str, sit: int | None) -> Any:
     import websockets
 
     url = base.replace("http", "ws", 1) + "/ws"
     ws = await websockets.connect(url, max_size=2**22, open_timeout=120, compression=None)
     await ws.send(_encode({"type": "hello", "token": guest["token"], "table": tid}).decode())
-    while _decode_frame(await ws.recv()).type != "sync":
-        pass
+    await _answer(ws, "sync", None, "hello")
     if sit is not None:
         await ws.send(_encode({"type": "sit", "id": "sit", "seat": sit}).decode())
-        while True:
-            f = _decode_frame(await ws.recv())
-            if f.type == "ack":
-                break
+        try:
+            await _answer(ws, "ack", "sit", f"seat {sit}")
+        except Refused as exc:
             # A sit sent again after a lost answer finds the seat already its own.
-            if f.type == "error" and f.id == "sit":
-                if f.code == "already_seated":
-                    break
-                await ws.close()
-                raise CommandError(f"seat {sit} refused: {f.code}")
+            if exc.code != "already_seated":
+                raise
     return ws
+
+
+async def _answer(ws: Any, kind: str, cid: str | None, what: str) -> None:
+    """Read up to the answer of ``kind``; an error for ``cid`` instead closes the socket."""
+    while True:
+        f = _decode_frame(await ws.recv())
+        if f.type == kind:
+            return
+        if f.type == "error" and f.id == cid:
+            await ws.close()
+            raise Refused(what, f.code)
 
 
 async def _play(

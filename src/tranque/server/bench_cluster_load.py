@@ -31,6 +31,7 @@ from tranque.commands import CommandError
 from tranque.fair.verify import verify_record
 from tranque.rules.errors import RulesError
 from tranque.server.bench import (
+    Refused,
     _decode_frame,
     _encode,
     _Event,
@@ -52,10 +53,6 @@ T = TypeVar("T")
 
 # How long a node may take to answer again (a takeover, a restart) before the load gives up.
 PATIENCE = 60.0
-
-
-class _Refused(Exception):
-    """A node answered a hello with an error (say, the table is between owners)."""
 
 
 class _ClusterRun(_TableRun):
@@ -130,11 +127,10 @@ class _Roamer(_Player):
                     if f.type == "sync":
                         break
                     if f.type == "error":
-                        raise _Refused(f.code)
-            except (OSError, TimeoutError, websockets.WebSocketException, _Refused) as exc:
-                if isinstance(exc, _Refused):
-                    codes = stats["hello_refusals"]
-                    codes[str(exc)] = codes.get(str(exc), 0) + 1
+                        raise Refused("hello", f.code)
+            except (OSError, TimeoutError, websockets.WebSocketException, Refused) as exc:
+                if isinstance(exc, Refused):
+                    _refused(stats, exc)
                 if ws is not None:
                     with contextlib.suppress(Exception):
                         await ws.close()
@@ -149,6 +145,11 @@ class _Roamer(_Player):
         for msg in self.unanswered.values():
             await ws.send(msg.decode())
         self.take(f, time.perf_counter())
+
+
+def _refused(stats: dict[str, Any], exc: Refused) -> None:
+    codes = stats["hello_refusals"]
+    codes[str(exc.code)] = codes.get(str(exc.code), 0) + 1
 
 
 async def _connect(base: str) -> Any:
@@ -176,7 +177,12 @@ async def _on_any(
 
 
 async def _join_any(
-    bases: list[str], first: int, guest: dict[str, Any], tid: str, sit: int | None
+    bases: list[str],
+    first: int,
+    guest: dict[str, Any],
+    tid: str,
+    sit: int | None,
+    stats: dict[str, Any],
 ) -> tuple[Any, int]:
     """A seated socket through node ``first``, else the next one that answers; and its node."""
     end = time.monotonic() + PATIENCE
@@ -185,7 +191,11 @@ async def _join_any(
         at = k % len(bases)
         try:
             return await _join(bases[at], guest, tid, sit), at
-        except (OSError, TimeoutError, websockets.WebSocketException) as exc:
+        except (OSError, TimeoutError, websockets.WebSocketException, Refused) as exc:
+            if isinstance(exc, Refused):
+                if exc.code != "unavailable":  # the table between owners: try again soon
+                    raise
+                _refused(stats, exc)
             if time.monotonic() > end:
                 raise CommandError(f"no node seated a player in {PATIENCE:g} s: {exc}") from None
             await asyncio.sleep(0.05)
@@ -207,7 +217,7 @@ async def _table(
     tid = await _on_any(clients, i, lambda h: _new_table(h, guests[0], {"practice": False}))
     sockets, where = [], []
     for s, g in enumerate(guests):
-        ws, at = await _join_any(bases, i + s + 1, g, tid, sit=s if s else None)
+        ws, at = await _join_any(bases, i + s + 1, g, tid, s if s else None, stats)
         sockets.append(ws)
         where.append(at)
     stats["tables_made"] += 1
