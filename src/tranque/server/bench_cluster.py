@@ -180,6 +180,13 @@ def _owned_tables(db: str, node: str) -> list[str]:
     return [str(r["table_id"]) for r in rows]
 
 
+def own_cpu(proc: Any) -> float:
+    """A process's CPU seconds (user + system), 0 once it has gone."""
+    from tranque.server.bench import cpu_seconds
+
+    return cpu_seconds([proc])
+
+
 # -- the nodes --------------------------------------------------------------------------------
 
 
@@ -213,9 +220,7 @@ class _Node:
         return time.monotonic() - t0
 
     def own_cpu(self) -> float:
-        from tranque.server.bench import _cpu
-
-        return _cpu([self.ps])
+        return own_cpu(self.ps)
 
     def measure_from_now(self) -> None:
         self.spent, self.mark = 0.0, self.own_cpu()
@@ -321,7 +326,7 @@ def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                 "warmup": args.warmup,
                 "kill": kill,
             }
-            code = "from tranque.server.bench_cluster_load import load_main; load_main()"
+            code = "from tranque.server.bench_cluster_load import main; main()"
             load = subprocess.Popen(
                 [sys.executable, "-c", code, json.dumps(plan)],
                 stdin=subprocess.PIPE if kill else subprocess.DEVNULL,
@@ -336,7 +341,7 @@ def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                 if msg.get("phase") == "measuring":
                     for node in nodes:
                         node.measure_from_now()
-                    lcpu0, t0 = _cpu_of(lproc), time.perf_counter()
+                    lcpu0, t0 = own_cpu(lproc), time.perf_counter()
                     if kill:
                         killer = _Killer(nodes, args.kill_every, db, load)
                         killer.start()
@@ -345,7 +350,7 @@ def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                     if killer is not None:
                         killer.finish()
                     result["node_cpu_seconds"] = {node.name: node.cpu() for node in nodes}
-                    result["clients_cpu_seconds"] = _cpu_of(lproc) - lcpu0
+                    result["clients_cpu_seconds"] = own_cpu(lproc) - lcpu0
                     result["wall"] = wall
                 elif "result" in msg:
                     result.update(msg["result"])
@@ -364,12 +369,6 @@ def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         result["node_restart_s_max"] = round(max(killer.restarts, default=0.0), 2)
     result["database"] = name
     return _per_move(result)
-
-
-def _cpu_of(proc: Any) -> float:
-    from tranque.server.bench import _cpu
-
-    return _cpu([proc])
 
 
 def _per_move(result: dict[str, Any]) -> dict[str, Any]:

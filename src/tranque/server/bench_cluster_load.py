@@ -30,23 +30,23 @@ import websockets
 from tranque.commands import CommandError
 from tranque.fair.verify import verify_record
 from tranque.rules.errors import RulesError
-from tranque.server.bench import (
+from tranque.server.bench_load import (
+    Event,
+    Frame,
+    Player,
     Refused,
-    _decode_frame,
-    _encode,
-    _Event,
-    _figures,
-    _Frame,
-    _guest,
-    _join,
-    _load_main,
-    _measure,
-    _new_stats,
-    _new_table,
-    _pct,
-    _play,
-    _Player,
-    _TableRun,
+    TableRun,
+    add_guest,
+    add_table,
+    decode_frame,
+    encode,
+    figures,
+    join,
+    load_main,
+    measure,
+    new_stats,
+    pct,
+    play,
 )
 
 T = TypeVar("T")
@@ -55,7 +55,7 @@ T = TypeVar("T")
 PATIENCE = 60.0
 
 
-class _ClusterRun(_TableRun):
+class _ClusterRun(TableRun):
     """A table's run, with its id, its players, and the kill it waits to see the end of."""
 
     def __init__(self, rate: float, stats: dict[str, Any], table: str) -> None:
@@ -71,7 +71,7 @@ class _ClusterRun(_TableRun):
             self.stats["tables_stopped"] += 1
 
 
-class _Roamer(_Player):
+class _Roamer(Player):
     """A bench player that outlives its node: it says hello again to the next node that answers.
 
     The commands it sent that had no answer are sent again with the same ids (a node that took
@@ -91,14 +91,14 @@ class _Roamer(_Player):
 
     def _send(self, msg: dict[str, Any]) -> None:
         super()._send(msg)
-        self.unanswered[msg["id"]] = _encode(msg)
+        self.unanswered[msg["id"]] = encode(msg)
 
-    def take(self, f: _Frame, now: float) -> None:
+    def take(self, f: Frame, now: float) -> None:
         if f.id is not None and f.type in ("ack", "error"):
             self.unanswered.pop(f.id, None)
         super().take(f, now)
 
-    def _event(self, seq: int, ev: _Event, now: float) -> None:
+    def _event(self, seq: int, ev: Event, now: float) -> None:
         super()._event(seq, ev, now)
         watch = self.cluster.watch
         if watch is not None and seq > watch[1]:
@@ -123,7 +123,7 @@ class _Roamer(_Player):
                 ws = await _connect(self.bases[self.at])
                 await ws.send(f'{self.hello[:-1]},"last_seq":{self.seq}}}')
                 while True:
-                    f = _decode_frame(await asyncio.wait_for(ws.recv(), 30))
+                    f = decode_frame(await asyncio.wait_for(ws.recv(), 30))
                     if f.type == "sync":
                         break
                     if f.type == "error":
@@ -190,7 +190,7 @@ async def _join_any(
     while True:
         at = k % len(bases)
         try:
-            return await _join(bases[at], guest, tid, sit), at
+            return await join(bases[at], guest, tid, sit), at
         except (OSError, TimeoutError, websockets.WebSocketException, Refused) as exc:
             if isinstance(exc, Refused):
                 if exc.code != "unavailable":  # the table between owners: try again soon
@@ -214,7 +214,7 @@ async def _table(
 ) -> None:
     """One game at slot ``i``: made through node i, its seats through the nodes after it."""
     bases: list[str] = plan["bases"]
-    tid = await _on_any(clients, i, lambda h: _new_table(h, guests[0], {"practice": False}))
+    tid = await _on_any(clients, i, lambda h: add_table(h, guests[0], {"practice": False}))
     sockets, where = [], []
     for s, g in enumerate(guests):
         ws, at = await _join_any(bases, i + s + 1, g, tid, s if s else None, stats)
@@ -224,17 +224,15 @@ async def _table(
     if len(set(where)) > 1:
         stats["tables_across_nodes"] += 1
     run = _ClusterRun(plan["rate"], stats, tid)
-    hellos = [
-        _encode({"type": "hello", "token": g["token"], "table": tid}).decode() for g in guests
-    ]
+    hellos = [encode({"type": "hello", "token": g["token"], "table": tid}).decode() for g in guests]
 
-    def roamer(ws: Any, run: _TableRun, s: int) -> _Player:
+    def roamer(ws: Any, run: TableRun, s: int) -> Player:
         assert isinstance(run, _ClusterRun)
         return _Roamer(ws, run, s, bases, where[s], hellos[s])
 
     runs[tid] = run
     try:
-        await _play(sockets, run, stats, stop, ready, roamer)
+        await play(sockets, run, stats, stop, ready, roamer)
     finally:
         del runs[tid]
         if run.watch is not None and not run.done.is_set():
@@ -280,7 +278,7 @@ async def _verified(clients: list[httpx.AsyncClient], tid: str) -> bool:
 
 async def cluster_load(plan: dict[str, Any]) -> dict[str, Any]:
     bases: list[str] = plan["bases"]
-    stats = _new_stats()
+    stats = new_stats()
     stats.update(
         tables_made=0,
         tables_across_nodes=0,
@@ -299,7 +297,7 @@ async def cluster_load(plan: dict[str, Any]) -> dict[str, Any]:
     # The same four people play game after game at each slot, as in ``bench server``.
     async def table_forever(i: int) -> None:
         guests = [
-            await _on_any(clients, i + s, functools.partial(_guest, nickname=f"b{s}"))
+            await _on_any(clients, i + s, functools.partial(add_guest, nickname=f"b{s}"))
             for s in range(4)
         ]
         while not stop.is_set():
@@ -307,12 +305,12 @@ async def cluster_load(plan: dict[str, Any]) -> dict[str, Any]:
 
     notices = asyncio.create_task(_notices(runs)) if plan["kill"] else None
     tasks = [asyncio.create_task(table_forever(i)) for i in range(plan["tables"])]
-    moves, elapsed = await _measure(
+    moves, elapsed = await measure(
         plan, stats, tasks, ready, stop, linger=lambda: _settled(runs, PATIENCE)
     )
     if notices is not None:
         notices.cancel()
-    out = _figures(stats, moves, elapsed)
+    out = figures(stats, moves, elapsed)
     finished: list[str] = stats["finished"]
     verified = [await _verified(clients, tid) for tid in finished]
     for http in clients:
@@ -335,8 +333,8 @@ async def cluster_load(plan: dict[str, Any]) -> dict[str, Any]:
         out.update(
             tables_stopped=stats["tables_stopped"],
             takeovers=len(takeovers),
-            takeover_s_p50=_seconds(_pct(takeovers, 0.50)),
-            takeover_s_max=_seconds(_pct(takeovers, 1.0)),
+            takeover_s_p50=_seconds(pct(takeovers, 0.50)),
+            takeover_s_max=_seconds(pct(takeovers, 1.0)),
             takeovers_unresolved=stats["takeovers_unresolved"],
         )
     return out
@@ -346,5 +344,5 @@ def _seconds(ms: float | None) -> float | None:
     return None if ms is None else round(ms / 1000, 2)
 
 
-def load_main() -> None:  # the client process
-    _load_main(cluster_load)
+def main() -> None:  # the client process
+    load_main(cluster_load)
