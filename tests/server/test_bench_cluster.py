@@ -50,6 +50,7 @@ def check_run(run: dict[str, Any], nodes: int, *, kills: bool = False) -> None:
     assert run["errors"] == 0, run["error_codes"]
     assert run["events_lost"] == 0
     assert run["events_twice"] == 0
+    assert run["players_stranded"] == 0
     assert run["games_finished"] >= 1  # flat out, a game takes a second or two
     assert run["records_failed"] == 0
     assert run["records_verified"] == run["games_finished"]

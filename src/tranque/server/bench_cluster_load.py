@@ -56,11 +56,10 @@ PATIENCE = 60.0
 
 
 class _ClusterRun(TableRun):
-    """A table's run, with its id, its players, and the kill it waits to see the end of."""
+    """A table's run, with its players and the kill it waits to see the end of."""
 
-    def __init__(self, rate: float, stats: dict[str, Any], table: str) -> None:
+    def __init__(self, rate: float, stats: dict[str, Any]) -> None:
         super().__init__(rate, stats)
-        self.table = table
         self.players: list[_Roamer] = []
         self.watch: tuple[float, int] | None = None  # (time of a kill, last seq seen before it)
 
@@ -109,7 +108,11 @@ class _Roamer(Player):
         while True:
             with contextlib.suppress(websockets.ConnectionClosed, OSError):
                 await super().read()
-            await self._reconnect()
+            try:
+                await self._reconnect()
+            except CommandError:  # no node took it back: counted, and its table stands still
+                self.run.stats["stranded"] += 1
+                return
 
     async def _reconnect(self) -> None:
         stats = self.run.stats
@@ -223,7 +226,7 @@ async def _table(
     stats["tables_made"] += 1
     if len(set(where)) > 1:
         stats["tables_across_nodes"] += 1
-    run = _ClusterRun(plan["rate"], stats, tid)
+    run = _ClusterRun(plan["rate"], stats)
     hellos = [encode({"type": "hello", "token": g["token"], "table": tid}).decode() for g in guests]
 
     def roamer(ws: Any, run: TableRun, s: int) -> Player:
@@ -283,6 +286,7 @@ async def cluster_load(plan: dict[str, Any]) -> dict[str, Any]:
         tables_made=0,
         tables_across_nodes=0,
         reconnects=0,
+        stranded=0,
         hello_refusals={},
         takeovers=[],
         tables_stopped=0,
@@ -327,6 +331,7 @@ async def cluster_load(plan: dict[str, Any]) -> dict[str, Any]:
         resyncs=stats["resyncs"],
         resyncs_without_missed=stats["resyncs_without_missed"],
         reconnects=stats["reconnects"],
+        players_stranded=stats["stranded"],
         hello_refusals=stats["hello_refusals"],
     )
     if plan["kill"]:
