@@ -59,9 +59,15 @@ class ServerProcess:
     """
 
     def __init__(
-        self, db: Path, extra: list[str], port: int = 0, env: dict[str, str] | None = None
+        self,
+        db: Path,
+        extra: list[str],
+        port: int = 0,
+        env: dict[str, str] | None = None,
+        url: str | None = None,
     ) -> None:
         self.db = db
+        self.url = url or f"sqlite:///{db}"  # a PostgreSQL URL for a cluster's node
         self.env = env or {}
         self.log = db.with_suffix(".log")
         self.extra = extra
@@ -71,17 +77,25 @@ class ServerProcess:
         self.base = ""
 
     def start(self, port: int | None = None) -> str:
+        self.launch(port)
+        return self.started()
+
+    def launch(self, port: int | None = None) -> None:
+        """Start the process, not waiting for it to serve (``started`` waits)."""
         port = self.listen if port is None else port
         cmd = [
             sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1",
-            "--port", str(port), "--db", f"sqlite:///{self.db}", *self.extra,
+            "--port", str(port), "--db", self.url, *self.extra,
         ]  # fmt: skip
         env = {**NO_LIMITS, **os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         with open(self.log, "a") as err:
             self.proc = subprocess.Popen(
                 cmd, stdout=subprocess.PIPE, stderr=err, text=True, env=env
             )
-        assert self.proc.stdout is not None
+
+    def started(self) -> str:
+        """Wait for the start line and the first answer; the base URL."""
+        assert self.proc is not None and self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if "serving at" not in line:
             self.proc.kill()
@@ -108,6 +122,10 @@ class ServerProcess:
                 self.proc.communicate(timeout=10)
                 raise RuntimeError(f"the server never answered: {self.errors()[-2000:]}")
             time.sleep(0.05)
+
+    def signal(self, sig: int) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, sig)
 
     def errors(self) -> str:
         return self.log.read_text() if self.log.exists() else ""
@@ -163,3 +181,132 @@ def server_factory(tmp_path: Path, server_fast_args: list[str]) -> Iterator[Any]
 def server(server_factory: Any) -> ServerProcess:
     sp: ServerProcess = server_factory()
     return sp
+
+
+# -- a cluster: nodes on a fresh PostgreSQL database and the local Redis -------------------------
+
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+def need_service(what: str, error: Exception) -> None:
+    """A service the cluster tests need is missing: under CI that fails, elsewhere it skips."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is not reachable ({error}); CI runs the cluster tests for real")
+    pytest.skip(f"{what} is not reachable: {error}")
+
+
+def _pg(sql: str) -> None:
+    """Run one statement as the PostgreSQL superuser (on a thread of its own: the caller may be
+    inside an event loop)."""
+    import asyncio
+    import threading
+
+    import asyncpg
+
+    async def run() -> None:
+        con = await asyncpg.connect(PG_ADMIN, timeout=5)
+        try:
+            await con.execute(sql)
+        finally:
+            await con.close()
+
+    failure: list[BaseException] = []
+
+    def thread() -> None:
+        try:
+            asyncio.run(run())
+        except BaseException as exc:
+            failure.append(exc)
+
+    t = threading.Thread(target=thread)
+    t.start()
+    t.join(30)
+    if failure:
+        raise failure[0]
+
+
+@pytest.fixture
+def pg_factory() -> Iterator[Any]:
+    """``make()``: the URL of a new, empty PostgreSQL database; each is dropped afterwards."""
+    names: list[str] = []
+
+    def make() -> str:
+        name = f"tranque_test_{os.getpid()}_{time.monotonic_ns() % 10**12}"
+        try:
+            _pg(f"CREATE DATABASE {name}")
+        except Exception as exc:
+            need_service("PostgreSQL on 127.0.0.1:5432", exc)
+        names.append(name)
+        return f"postgresql://postgres@127.0.0.1:5432/{name}"
+
+    yield make
+    for name in names:
+        with contextlib.suppress(Exception):
+            _pg(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def pg_url(pg_factory: Any) -> str:
+    """A new, empty PostgreSQL database for the test, dropped afterwards."""
+    return str(pg_factory())
+
+
+@pytest.fixture
+def redis_url() -> str:
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS, socket_timeout=5).ping()
+    except Exception as exc:
+        need_service("Redis on 127.0.0.1:6379", exc)
+    return REDIS
+
+
+class Cluster:
+    """Nodes of one cluster: ``nodes[i].base``; ``bases`` spreads clients over them."""
+
+    def __init__(self, nodes: list[ServerProcess]) -> None:
+        self.nodes = nodes
+
+    @property
+    def base(self) -> str:
+        return self.nodes[0].base
+
+    @property
+    def bases(self) -> list[str]:
+        return [n.base for n in self.nodes]
+
+
+@pytest.fixture
+def cluster_factory(
+    tmp_path: Path, server_fast_args: list[str], pg_url: str, redis_url: str
+) -> Iterator[Any]:
+    """``make(n=2, *extra, redis=None)``: n nodes on the test's database and Redis."""
+    made: list[ServerProcess] = []
+
+    def make(
+        n: int = 2,
+        *extra: str,
+        redis: str | None = None,
+        fast: bool = True,
+        url: str | None = None,
+        start: bool = True,
+    ) -> Cluster:
+        """``url``: another database than the test's; ``start=False``: nodes not started."""
+        nodes = []
+        for _ in range(n):
+            name = f"n{len(made) + 1}"
+            args = [*(server_fast_args if fast else []), "--redis", redis or redis_url]
+            sp = ServerProcess(
+                tmp_path / f"{name}.db", [*args, "--node", name, *extra], url=url or pg_url
+            )
+            made.append(sp)
+            nodes.append(sp)
+        for sp in nodes if start else []:
+            sp.start()
+        return Cluster(nodes)
+
+    yield make
+    for sp in made:
+        sp.stop()

@@ -325,7 +325,8 @@ class TableClient:
             left = end - loop.time()
             if left <= 0:
                 raise TimeoutError(f"waited {timeout}s; state {self.state}")
-            if self.closed_code is not None and self._reader is not None and self._reader.done():
+            gone = self.closed_code is not None and self._reader is not None and self._reader.done()
+            if gone and not self.went_away:  # a cluster's client is reconnected by its player
                 raise ConnectionError(f"connection closed ({self.closed_code})")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(left, 1.0))

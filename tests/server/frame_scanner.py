@@ -111,6 +111,10 @@ def scan(frames: list[str], seat: int | None, record: dict[str, Any]) -> Scanned
                             forbidden.discard(_norm(mv.split("@")[0]))
                 else:
                     forbidden = set()
+        if msg.get("type") == "error":
+            # An error's sentence speaks of event numbers ("based on event 29"), not of tiles;
+            # the rest of the frame is scanned.
+            msg = {k: v for k, v in msg.items() if k != "message"}
         tiles = tiles_in(msg, set())
         leaked = tiles & forbidden
         assert not leaked, f"seat {seat} saw {sorted(leaked)} in {text[:300]}"

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from frame_scanner import record_hands, scan, scan_all
+from tests.conftest import Cluster
 
 from tranque.client import TableClient, create_table, get_json, new_guest, random_legal
 
@@ -26,17 +27,34 @@ def assert_verifies(record: dict[str, Any]) -> None:
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+@pytest.fixture(params=["one node", "two nodes"])
+def deployment(request: Any, server_factory: Any) -> Cluster:
+    """The same games on one node (SQLite) and on two nodes (PostgreSQL + Redis), with each
+    table's clients spread over both nodes (the table made through the first)."""
+    if request.param == "one node":
+        return Cluster([server_factory()])
+    return request.getfixturevalue("cluster_factory")(2)  # type: ignore[no-any-return]
+
+
 async def seat_four(
-    base: str, rules: Any, *, seed_secret: bytes | None = None, names: str = "abcd", **opts: Any
+    base: str,
+    rules: Any,
+    *,
+    seed_secret: bytes | None = None,
+    names: str = "abcd",
+    bases: list[str] | None = None,
+    **opts: Any,
 ) -> tuple[str, list[TableClient]]:
-    """A table of people: the host sits at 0, three more join by the link and sit."""
-    guests = [await new_guest(base, f"p{n}") for n in names]
+    """A table of people: the host sits at 0, three more join by the link and sit; with
+    ``bases`` (a cluster's nodes), seat ``s`` connects through ``bases[s % len(bases)]``."""
+    spread = bases or [base]
+    guests = [await new_guest(spread[s % len(spread)], f"p{n}") for s, n in enumerate(names)]
     table = await create_table(base, guests[0]["token"], rules=rules, practice=False, **opts)
     tid = table["table"]
     clients = []
     for s, g in enumerate(guests):
         c = TableClient(
-            base,
+            spread[s % len(spread)],
             g["token"],
             tid,
             seed_secret=None if seed_secret is None else seed_secret + bytes([s]),
@@ -74,12 +92,14 @@ VARIANTS = {
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_four_people_play_every_variant_to_the_end(server: Any, variant: str) -> None:
+def test_four_people_play_every_variant_to_the_end(deployment: Cluster, variant: str) -> None:
     async def go() -> None:
-        base = server.base
-        tid, clients = await seat_four(base, VARIANTS[variant])
-        watcher_guest = await new_guest(base, "watcher")
-        watcher = TableClient(base, watcher_guest["token"], tid, role="spectator")
+        base = deployment.base
+        tid, clients = await seat_four(base, VARIANTS[variant], bases=deployment.bases)
+        # The spectator watches through the last node (on two nodes, not the table's).
+        last = deployment.bases[-1]
+        watcher_guest = await new_guest(last, "watcher")
+        watcher = TableClient(last, watcher_guest["token"], tid, role="spectator")
         await watcher.connect()
         await play_all(clients)
         await watcher.wait_for(lambda c: c.game_over, 30)
@@ -96,8 +116,12 @@ def test_four_people_play_every_variant_to_the_end(server: Any, variant: str) ->
         scan(watcher.frames, None, record).at_least(GUARDED)
         # The spectator's last view is the public view of the final position.
         assert "tiles" not in watcher.state
-        history = await get_json(base, f"/api/tables/{tid}/history")
+        history = await get_json(last, f"/api/tables/{tid}/history")
         assert history[-1]["seq"] == clients[0].seq
+        # Every recipient got every event, in order, with the same numbers: one log, one view.
+        for c in [*clients, watcher]:
+            seqs = [json.loads(f)["seq"] for f in c.frames if f.startswith('{"type":"event"')]
+            assert seqs == list(range(seqs[0], seqs[-1] + 1)) and seqs[-1] == history[-1]["seq"]
         for c in [*clients, watcher]:
             assert not [e for e in c.errors if e["code"] not in ("stale",)], c.errors
             await c.close()
@@ -154,11 +178,11 @@ def test_four_people_play_a_miami_match_across_games(server_factory: Any) -> Non
     asyncio.run(go())
 
 
-def test_a_full_havana_game_to_100(server: Any) -> None:
+def test_a_full_havana_game_to_100(deployment: Cluster) -> None:
     async def go() -> None:
-        tid, clients = await seat_four(server.base, "havana")
+        tid, clients = await seat_four(deployment.base, "havana", bases=deployment.bases)
         await play_all(clients, timeout=900)
-        record = await get_json(server.base, f"/api/tables/{tid}/record")
+        record = await get_json(deployment.bases[-1], f"/api/tables/{tid}/record")
         scores = clients[0].state["scores"]
         assert max(scores) >= 100
         scan_all(clients, record, at_least=4 * GUARDED)
@@ -168,17 +192,18 @@ def test_a_full_havana_game_to_100(server: Any) -> None:
     asyncio.run(go())
 
 
-def test_a_practice_table_with_three_bots(server: Any) -> None:
+def test_a_practice_table_with_three_bots(deployment: Cluster) -> None:
     async def go() -> None:
-        g = await new_guest(server.base, "solo")
-        t = await create_table(server.base, g["token"], rules="havana", practice=True, seat=2)
-        c = TableClient(server.base, g["token"], t["table"])
+        base, last = deployment.base, deployment.bases[-1]
+        g = await new_guest(base, "solo")
+        t = await create_table(base, g["token"], rules="havana", practice=True, seat=2)
+        c = TableClient(last, g["token"], t["table"])
         await c.connect()
         seats = c.table_info["seats"]
         assert [s["kind"] for s in seats] == ["bot", "bot", "person", "bot"]
         assert all(s["bot"] for i, s in enumerate(seats) if i != 2)
         await c.play_game(random_legal, timeout=300)
-        record = await get_json(server.base, f"/api/tables/{t['table']}/record")
+        record = await get_json(last, f"/api/tables/{t['table']}/record")
         assert record["hands"][0]["fairness"]["seat_status"] == ["bot", "bot", "revealed", "bot"]
         scan(c.frames, 2, record).at_least(GUARDED)
         await c.close()

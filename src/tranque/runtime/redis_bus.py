@@ -62,6 +62,9 @@ class RedisBus:
     async def start(self, receiver: Receiver) -> None:
         self._receiver = receiver
         self._client = aioredis.Redis.from_url(self.url, retry=Retry(NoBackoff(), 0))
+        if await self.reachable(self.node):
+            # Two nodes of one name would each take the other's messages.
+            raise RuntimeError(f"a node named {self.node!r} is already running in this cluster")
         self._listener = asyncio.create_task(self._listen(), name="bus listener")
         # A node serves only once it hears the others (or gives up waiting and says so).
         with contextlib.suppress(TimeoutError):

@@ -195,10 +195,11 @@ class Lobby:
                     e = Entry(svc.seq + 1, "bot_sat", {"seat": s, "bot": bot}, now)
                     svc.apply(e)
                     first.append(e)
-        await self.store.create_table(table_id, host, {"settings": settings.to_json()})
+        # The lease first: a table row without one would be an orphan to the other nodes.
         lease = await self.leases.claim(table_id)
         if lease is None:  # a table id made twice: never with random ids
             raise TableError("no_table", f"table {table_id!r} exists already")
+        await self.store.create_table(table_id, host, {"settings": settings.to_json()})
         await self.store.append(table_id, first, lease.epoch)
         recent = [(e.seq, frame(svc.project(e))) for e in first]
         self.counts["created"] += 1

@@ -197,7 +197,12 @@ class Relay:
         message itself is handled as usual; the count goes on from it)."""
         if self.bus.counters.gap(envelope):
             self.counts["gaps"] += 1
-            log.warning("messages from node %s were lost: reconnecting", envelope.sender)
+            log.warning(
+                "messages from node %s were lost (got %s %d): reconnecting",
+                envelope.sender,
+                envelope.life,
+                envelope.n,
+            )
             self._sever(envelope.sender, tell=True)
         return False
 
