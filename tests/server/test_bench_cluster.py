@@ -1,12 +1,13 @@
 """``tranque bench cluster``: its figures, on the machine's real PostgreSQL and Redis.
 
 Each run makes (and drops) its own PostgreSQL database and claims an empty Redis database,
-flushed afterwards; all traffic is to 127.0.0.1. Under ``CI`` a missing PostgreSQL or Redis is
-a failure, never a skip.
+flushed afterwards; all traffic is to 127.0.0.1. Under ``CI=true`` a missing PostgreSQL or Redis
+is a failure, never a skip (the ``pg_url`` and ``redis_url`` fixtures of tests/conftest.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -14,7 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from services import PG, REDIS, need
+
+
+@pytest.fixture
+def services(pg_url: str, redis_url: str) -> list[str]:
+    """PostgreSQL and Redis are there (the fixtures skip, or fail in CI, if not): the bench's
+    ``--db`` (the test's own database, beside which it makes its own) and ``--redis`` (the
+    server: the bench claims an empty database on it)."""
+    return ["--db", pg_url, "--redis", redis_url.rsplit("/", 1)[0]]
 
 
 def bench(*args: str, timeout: float = 240) -> tuple[dict[str, Any], int]:
@@ -30,17 +38,21 @@ def bench(*args: str, timeout: float = 240) -> tuple[dict[str, Any], int]:
     return json.loads(out), proc.pid
 
 
-def databases() -> set[str]:
-    out = subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-Atc", "SELECT datname FROM pg_database"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return set(out.stdout.split())
+def databases(services: list[str]) -> set[str]:
+    """The names of the databases on the bench's PostgreSQL server."""
+    import asyncpg
+
+    async def names() -> set[str]:
+        con = await asyncpg.connect(services[services.index("--db") + 1], timeout=10)
+        try:
+            return {r["datname"] for r in await con.fetch("SELECT datname FROM pg_database")}
+        finally:
+            await con.close()
+
+    return asyncio.run(names())
 
 
-def check_run(run: dict[str, Any], nodes: int, *, kills: bool = False) -> None:
+def check_run(run: dict[str, Any], nodes: int, services: list[str], *, kills: bool = False) -> None:
     """What every run's figures must say: moves made, every event once, the records good."""
     assert run["nodes"] == nodes
     assert run["moves_per_second"] > 0
@@ -68,20 +80,19 @@ def check_run(run: dict[str, Any], nodes: int, *, kills: bool = False) -> None:
         assert 0 < run["tables_across_nodes"] <= run["tables_made"]
     else:
         assert run["tables_across_nodes"] == run["tables_made"]
-    assert run["database"] not in databases()  # dropped at the end of its run
+    assert run["database"] not in databases(services)  # dropped at the end of its run
 
 
 @pytest.mark.slow
-def test_one_node_and_two_in_one_run() -> None:
-    need(PG)
-    need(REDIS)
-    before = databases()
+def test_one_node_and_two_in_one_run(services: list[str]) -> None:
+    before = databases(services)
     figures, pid = bench(
-        "--nodes", "2", "--tables", "3", "--rate", "0", "--seconds", "2", "--warmup", "0.5"
+        "--nodes", "2", "--tables", "3", "--rate", "0", "--seconds", "2", "--warmup", "0.5",
+        *services,
     )  # fmt: skip
     one, two = figures["runs"]
-    check_run(one, 1)
-    check_run(two, 2)
+    check_run(one, 1, services)
+    check_run(two, 2, services)
     assert figures["cpu_per_move_ratio"] == pytest.approx(
         two["nodes_cpu_ms_per_move"] / one["nodes_cpu_ms_per_move"], rel=0.01
     )
@@ -104,17 +115,14 @@ def _flushed(url: str, pid: int) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("nodes", [1, 2])
-def test_kill_every_kills_and_nothing_is_lost(nodes: int) -> None:
-    need(PG)
-    if nodes > 1:
-        need(REDIS)
+def test_kill_every_kills_and_nothing_is_lost(nodes: int, services: list[str]) -> None:
     figures, _ = bench(
         "--nodes", str(nodes), "--tables", "4", "--rate", "0", "--seconds", "5",
-        "--warmup", "0.5", "--kill-every", "2",
+        "--warmup", "0.5", "--kill-every", "2", *services,
     )  # fmt: skip
     assert "cpu_per_move_ratio" not in figures  # no one-node run to compare with
     (run,) = figures["runs"]
-    check_run(run, nodes, kills=True)
+    check_run(run, nodes, services, kills=True)
     assert run["kills"] == 2  # at 2 s and 4 s
     assert len(run["tables_owned_by_the_killed"]) == 2
     # Each kill stopped the tables in play that the dead node owned (with one node, all of

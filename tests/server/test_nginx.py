@@ -23,7 +23,6 @@ import httpx
 import pytest
 import websockets
 from frame_scanner import scan_all
-from services import PG, PG_URL, REDIS, REDIS_URL, need
 from test_server_e2e import GUARDED, assert_verifies, play_all, seat_four
 
 from tranque.client import get_json
@@ -31,7 +30,6 @@ from tranque.client import get_json
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx" / "tranque.conf"
 NGINX = os.environ.get("TRANQUE_NGINX", "/usr/sbin/nginx")
-FAST = ["--bot-delay", "0", "--pass-delay", "0", "--between-hands", "0", "--workers", "1"]
 
 
 def _need_nginx() -> None:
@@ -122,33 +120,16 @@ def nginx(tmp: Path, nodes: list[str]) -> Iterator[tuple[int, int, Path]]:
 
 
 @pytest.fixture
-def two_nodes(tmp_path: Path) -> Iterator[list[str]]:
-    """Two nodes of one cluster on a fresh database and an empty Redis one: their addresses."""
-    need(PG)
-    need(REDIS)
-    from tranque.server.bench import start_server, stop_process
-    from tranque.server.bench_cluster import claimed_redis, fresh_database
-
-    with (
-        fresh_database(PG_URL) as (db, _),
-        claimed_redis(REDIS_URL) as redis,
-    ):
-        procs = []
-        try:
-            for name in ("a", "b"):
-                extra = [*FAST, "--redis", redis, "--node", name]
-                procs.append(start_server(db, extra, tmp_path / f"node-{name}.log"))
-            yield [base.removeprefix("http://") for _, base in procs]
-        finally:
-            for proc, _ in procs:
-                stop_process(proc)
+def two_nodes(cluster_factory: Any) -> list[str]:
+    """Two nodes of one cluster on a fresh database and the local Redis: their addresses."""
+    _need_nginx()  # before the nodes are started for nothing
+    return [base.removeprefix("http://") for base in cluster_factory(2).bases]
 
 
 @pytest.mark.slow
 def test_a_table_plays_through_nginx_over_two_nodes(
     tmp_path: Path, two_nodes: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _need_nginx()
     site = tmp_path / "nginx"
     site.mkdir()
     with nginx(site, two_nodes) as (http, https, cert):
