@@ -158,3 +158,21 @@ def test_a_bad_value_exits_2_with_one_line(args: list[str], says: str, tmp_path:
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0], out.stderr
     assert out.stdout == ""
+
+
+def test_an_unreachable_redis_is_one_line_before_anything_starts(
+    pg_url: str, tmp_path: Path
+) -> None:
+    cmd = ["bench", "cluster", "--nodes", "2", "--tables", "1", "--db", pg_url]
+    out = subprocess.run(
+        [sys.executable, "-m", "tranque.cli", *cmd, "--redis", "redis://127.0.0.1:1"],
+        capture_output=True,
+        text=True,
+        timeout=15,  # the one-node run alone would take 23 s (--seconds 20, --warmup 3)
+        cwd=tmp_path,
+        check=False,
+    )
+    assert out.returncode == 2, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Redis at 127.0.0.1:1" in lines[0], out.stderr
+    assert out.stdout == ""

@@ -172,6 +172,17 @@ def claimed_redis(url: str) -> Iterator[str]:
             claimed.flushdb()
 
 
+def _ping_redis(url: str) -> None:
+    import redis
+
+    parts = urlsplit(url)
+    try:
+        with redis.Redis.from_url(parts._replace(path="").geturl(), socket_timeout=10) as r:
+            r.ping()
+    except redis.RedisError as exc:
+        raise CommandError(f"Redis at {parts.netloc}: {exc}") from None
+
+
 def _owned_tables(db: str, node: str) -> list[str]:
     """The tables whose lease ``node`` holds (read just before it is killed)."""
     rows = _pg(
@@ -386,6 +397,10 @@ def _per_move(result: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def _terminated(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
 def run_cluster(args: argparse.Namespace) -> int:
     from tranque.server.bench import print_figures
 
@@ -395,6 +410,12 @@ def run_cluster(args: argparse.Namespace) -> int:
             __import__(module)
         except ModuleNotFoundError:
             raise CommandError(f"bench cluster needs {module}: install the {extra} extra") from None
+    # A SIGTERM unwinds like Ctrl-C: the nodes are stopped and the databases dropped on the way.
+    signal.signal(signal.SIGTERM, _terminated)
+    # Both there before anything starts, rather than after the first run.
+    _pg(args.db, "SELECT 1")
+    if args.nodes > 1:
+        _ping_redis(args.redis)
     # One node first, to compare with (not with --kill-every: that run is about takeovers).
     counts = [args.nodes] if args.nodes == 1 or args.kill_every else [1, args.nodes]
     with tempfile.TemporaryDirectory(prefix="tranque-bench-cluster-") as tmp:
