@@ -41,6 +41,7 @@ from tranque.server.bench_load import (
     decode_frame,
     encode,
     figures,
+    ignore_outcome,
     join,
     load_main,
     measure,
@@ -50,6 +51,9 @@ from tranque.server.bench_load import (
 )
 
 T = TypeVar("T")
+
+# What a node answers while a table changes owners: try again (elsewhere) soon.
+FAILOVER = ("unavailable", "table_moved")
 
 # How long a node may take to answer again (a takeover, a restart) before the load gives up.
 PATIENCE = 60.0
@@ -93,6 +97,12 @@ class _Roamer(Player):
         self.unanswered[msg["id"]] = encode(msg)
 
     def take(self, f: Frame, now: float) -> None:
+        if f.type == "error" and f.code in FAILOVER:
+            # The table left this node under the command: not applied. Reconnect, and send it
+            # again with its id from wherever the table is now.
+            _refused(self.run.stats, f.code)
+            asyncio.ensure_future(self.ws.close()).add_done_callback(ignore_outcome)
+            return
         if f.id is not None and f.type in ("ack", "error"):
             self.unanswered.pop(f.id, None)
         super().take(f, now)
@@ -133,7 +143,7 @@ class _Roamer(Player):
                         raise Refused("hello", f.code)
             except (OSError, TimeoutError, websockets.WebSocketException, Refused) as exc:
                 if isinstance(exc, Refused):
-                    _refused(stats, exc)
+                    _refused(stats, exc.code)
                 if ws is not None:
                     with contextlib.suppress(Exception):
                         await ws.close()
@@ -150,9 +160,9 @@ class _Roamer(Player):
         self.take(f, time.perf_counter())
 
 
-def _refused(stats: dict[str, Any], exc: Refused) -> None:
-    codes = stats["hello_refusals"]
-    codes[str(exc.code)] = codes.get(str(exc.code), 0) + 1
+def _refused(stats: dict[str, Any], code: str | None) -> None:
+    codes = stats["failover_refusals"]
+    codes[str(code)] = codes.get(str(code), 0) + 1
 
 
 async def _connect(base: str) -> Any:
@@ -196,9 +206,9 @@ async def _join_any(
             return await join(bases[at], guest, tid, sit), at
         except (OSError, TimeoutError, websockets.WebSocketException, Refused) as exc:
             if isinstance(exc, Refused):
-                if exc.code != "unavailable":  # the table between owners: try again soon
+                if exc.code not in FAILOVER:
                     raise
-                _refused(stats, exc)
+                _refused(stats, exc.code)
             if time.monotonic() > end:
                 raise CommandError(f"no node seated a player in {PATIENCE:g} s: {exc}") from None
             await asyncio.sleep(0.05)
@@ -287,7 +297,7 @@ async def cluster_load(plan: dict[str, Any]) -> dict[str, Any]:
         tables_across_nodes=0,
         reconnects=0,
         stranded=0,
-        hello_refusals={},
+        failover_refusals={},
         takeovers=[],
         tables_stopped=0,
         takeovers_unresolved=0,
@@ -332,7 +342,7 @@ async def cluster_load(plan: dict[str, Any]) -> dict[str, Any]:
         resyncs_without_missed=stats["resyncs_without_missed"],
         reconnects=stats["reconnects"],
         players_stranded=stats["stranded"],
-        hello_refusals=stats["hello_refusals"],
+        failover_refusals=stats["failover_refusals"],
     )
     if plan["kill"]:
         out.update(

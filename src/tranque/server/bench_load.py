@@ -125,7 +125,7 @@ class Player:
         cid = msg["id"] = str(self.ids)
         self.asked[cid] = time.perf_counter()
         task = asyncio.ensure_future(self.ws.send(encode(msg).decode()))
-        task.add_done_callback(_ignore)
+        task.add_done_callback(ignore_outcome)
 
     async def read(self) -> None:
         async for text in self.ws:
@@ -174,7 +174,7 @@ class Player:
             task = asyncio.ensure_future(
                 self.ws.send(encode({"type": "sync", "last_seq": self.seq}).decode())
             )
-            task.add_done_callback(_ignore)
+            task.add_done_callback(ignore_outcome)
 
     def _synced(self, f: Frame, now: float) -> None:
         """A sync: the events it says were missed fill the hole since the last seq seen; what
@@ -238,7 +238,9 @@ class Player:
 _EXPECTED_REFUSALS = ("stale", "not_your_turn", "duplicate", "no_commit_due", "no_reveal_due")
 
 
-def _ignore(task: asyncio.Future[Any]) -> None:
+def ignore_outcome(task: asyncio.Future[Any]) -> None:
+    """A done callback for a send nobody awaits: its exception (a closed socket) is read, so
+    that asyncio does not report it as never retrieved."""
     if not task.cancelled():
         task.exception()
 
