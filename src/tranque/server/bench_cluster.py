@@ -375,7 +375,7 @@ def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
             for node in nodes:
                 node.stop()
     if killer is not None:
-        result["kills"] = len(killer.restarts)
+        result["kills"] = len(killer.owned)
         result["tables_owned_by_the_killed"] = killer.owned
         result["node_restart_s_max"] = round(max(killer.restarts, default=0.0), 2)
     result["database"] = name
