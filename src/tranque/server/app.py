@@ -151,9 +151,8 @@ class Server:
         if cfg.redis is None:
             return None, None
         from tranque.runtime.redis_bus import RedisBus, namespace
-        from tranque.store.leases import SqlLeases
-
         from tranque.runtime.redis_rates import RedisBuckets
+        from tranque.store.leases import SqlLeases
 
         node = cfg.node or "node"
         assert isinstance(store, Store)
