@@ -88,6 +88,7 @@ class Server:
         limits = config.limits
         self.guest_rate = RateLimiter(limits.guests_per_minute, limits.guest_burst, "new guests")
         self.table_rate = RateLimiter(limits.tables_per_minute, limits.table_burst, "new tables")
+        self._closing: list[Callable[[], Awaitable[None]]] = []  # adapters closed at the end
         self.release = release_hash() if WEB_DIR.is_dir() else "dev"
         page = WEB_DIR / "index.html"
         self.page = render_index(page.read_text(), self.release) if page.is_file() else None
@@ -138,6 +139,8 @@ class Server:
             close_pool = getattr(thinker, "close", None)
             if close_pool is not None:
                 await close_pool()
+            for closing in self._closing:
+                await closing()
             close = getattr(store, "close", None)
             if close is not None:
                 await close()
@@ -148,13 +151,17 @@ class Server:
         if cfg.redis is None:
             return None, None
         from tranque.runtime.redis_bus import RedisBus, namespace
+        from tranque.runtime.redis_rates import RedisBuckets
         from tranque.store.leases import SqlLeases
 
         node = cfg.node or "node"
         assert isinstance(store, Store)
-        return SqlLeases(store, node, cfg.lease_ttl), RedisBus(
-            cfg.redis, node, namespace(cfg.db_url)
-        )
+        bus = RedisBus(cfg.redis, node, namespace(cfg.db_url))
+        # The rate limits count every node's requests (a client may hit any node).
+        buckets = RedisBuckets(cfg.redis, namespace(cfg.db_url))
+        self.guest_rate.buckets = self.table_rate.buckets = buckets
+        self._closing.append(buckets.close)
+        return SqlLeases(store, node, cfg.lease_ttl), bus
 
     async def drain(self) -> None:
         """A clean stop: a cluster's node hands its tables to the others first (so the sockets
@@ -175,7 +182,7 @@ class Server:
     async def new_guest(self, request: Request) -> Response:
         assert self.identity is not None and self.store is not None
         try:
-            self.guest_rate.take(client_address(request.scope))
+            await self.guest_rate.take(client_address(request.scope))
             body = hs.decode(hs.NewGuest, await read_body(request), empty_ok=True)
             try:
                 guest, nick, token = self.identity.new_guest(body.nickname)
@@ -216,7 +223,7 @@ class Server:
         defaults = self.config.defaults
         try:
             who = self._who(request)
-            self.table_rate.take(client_address(request.scope))
+            await self.table_rate.take(client_address(request.scope))
             body = hs.decode(hs.NewTable, await read_body(request))
             rules = hs.table_rules(body.rules)
             clock = hs.move_clock(body.move_clock, defaults.move_clock)

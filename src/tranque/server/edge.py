@@ -17,6 +17,7 @@ import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 from starlette.datastructures import Headers
 from starlette.requests import Request
@@ -123,41 +124,66 @@ def client_address(scope: Scope) -> str:
     return str(client[0]) if client else "unknown"
 
 
+class Buckets(Protocol):
+    """Token buckets by name and key, where every node of a cluster sees the same (the in-process
+    ``LocalBuckets`` on one node, ``runtime.redis_rates.RedisBuckets`` on many)."""
+
+    async def take(self, name: str, key: str, rate: float, burst: float) -> float:
+        """Take a token from bucket (``name``, ``key``), refilled at ``rate`` per second up to
+        ``burst``: 0.0 if there was one, else the seconds until there is."""
+        ...
+
+
+class LocalBuckets:
+    """The buckets in this process's memory."""
+
+    MAX_KEYS = 100_000  # past this many keys, the full (idle) buckets are forgotten
+
+    def __init__(self) -> None:
+        self.buckets: dict[tuple[str, str], tuple[float, float, float]] = {}
+
+    async def take(self, name: str, key: str, rate: float, burst: float) -> float:
+        now = time.monotonic()
+        tokens, then, _ = self.buckets.get((name, key), (burst, now, rate))
+        tokens = min(burst, tokens + (now - then) * rate)
+        if tokens < 1:
+            self.buckets[(name, key)] = (tokens, now, rate)
+            return (1 - tokens) / rate
+        self.buckets[(name, key)] = (tokens - 1, now, rate)
+        if len(self.buckets) > self.MAX_KEYS:
+            self._forget(now, burst)
+        return 0.0
+
+    def _forget(self, now: float, burst: float) -> None:
+        for k, (tokens, then, rate) in list(self.buckets.items()):
+            if tokens + (now - then) * rate >= burst:
+                del self.buckets[k]
+
+
 class RateLimiter:
     """A token bucket per client address: ``per_minute`` sustained, ``burst`` at once."""
 
-    MAX_KEYS = 100_000  # past this many addresses, the full (idle) buckets are forgotten
-
-    def __init__(self, per_minute: float, burst: int, what: str) -> None:
+    def __init__(
+        self, per_minute: float, burst: int, what: str, buckets: Buckets | None = None
+    ) -> None:
         self.rate = per_minute / 60.0
         self.burst = float(max(burst, 1))
         self.what = what
-        self.buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, time)
+        self.buckets: Buckets = buckets or LocalBuckets()
 
-    def take(self, key: str) -> None:
+    async def take(self, key: str) -> None:
         """Take one token for ``key``, or HttpError 429 with the seconds until the next."""
         if self.rate <= 0:
             return
-        now = time.monotonic()
-        tokens, then = self.buckets.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - then) * self.rate)
-        if tokens < 1:
-            self.buckets[key] = (tokens, now)
-            wait = max(1, math.ceil((1 - tokens) / self.rate))
+        wait = await self.buckets.take(self.what, key, self.rate, self.burst)
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))
             raise HttpError(
                 429,
                 "rate_limited",
-                f"too many {self.what} from your address: try again in {wait} s",
-                {"Retry-After": str(wait)},
+                f"too many {self.what} from your address: try again in {seconds} s",
+                {"Retry-After": str(seconds)},
             )
-        self.buckets[key] = (tokens - 1, now)
-        if len(self.buckets) > self.MAX_KEYS:
-            self._forget(now)
-
-    def _forget(self, now: float) -> None:
-        for key, (tokens, then) in list(self.buckets.items()):
-            if tokens + (now - then) * self.rate >= self.burst:
-                del self.buckets[key]
 
 
 def origin_allowed(headers: Headers, allowed: Iterable[str]) -> bool:

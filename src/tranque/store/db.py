@@ -465,7 +465,8 @@ async def open_store(url: str) -> Store:
     if parsed.get_backend_name() == "sqlite":
         store = Store(None, sqlite_path=parsed.database or "")
     else:
-        store = Store(create_async_engine(async_url(url)))
+        # pre_ping: connections broken while the database was away are replaced, not reused.
+        store = Store(create_async_engine(async_url(url), pool_pre_ping=True))
     await store.migrate()
     store.start()
     return store

@@ -32,6 +32,8 @@ class SqlLeases:
         self.ttl = ttl
 
     async def claim(self, table_id: str) -> Lease | None:
+        """A new epoch for this node if the lease has expired or is this node's own (a table it
+        dropped, after its log could not be written: the new epoch fences the old owner)."""
         now = time.time()
         params = {"t": table_id, "n": self.node, "x": now + self.ttl, "now": now}
         async with self.store._begin() as conn:
@@ -42,7 +44,7 @@ class SqlLeases:
                         " VALUES (:t, :n, 1, :x)"
                         " ON CONFLICT (table_id) DO UPDATE"
                         " SET node = :n, epoch = leases.epoch + 1, expires = :x"
-                        " WHERE leases.expires < :now"
+                        " WHERE leases.expires < :now OR leases.node = :n"
                         " RETURNING epoch"
                     ),
                     params,

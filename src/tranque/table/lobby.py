@@ -235,12 +235,7 @@ class Lobby:
                 owner = self.owners.get(table_id)
                 if owner is not None:
                     return owner
-            pending = self._reviving.get(table_id)
-            if pending is None:
-                pending = asyncio.ensure_future(self._revive(table_id))
-                self._reviving[table_id] = pending
-                pending.add_done_callback(lambda _: self._reviving.pop(table_id, None))
-            revived = await asyncio.shield(pending)
+            revived = await asyncio.shield(self._once(table_id, self._revive))
             if revived is not None and self.owners.get(table_id) is revived:
                 return revived
         raise TableError("unavailable", f"table {table_id!r} could not be reached: try again")
@@ -300,13 +295,24 @@ class Lobby:
                 self.relay.announce(table_id, self.leases.node)
         return owner
 
+    def _once(
+        self, table_id: str, bring: Callable[[str], Awaitable[TableOwner | None]]
+    ) -> asyncio.Future[TableOwner | None]:
+        """One bringing-back of a table at a time (a hello's and the keeper's share it)."""
+        pending = self._reviving.get(table_id)
+        if pending is None:
+            pending = asyncio.ensure_future(bring(table_id))
+            self._reviving[table_id] = pending
+            pending.add_done_callback(lambda _: self._reviving.pop(table_id, None))
+        return pending
+
     async def _adopt_orphans(self) -> int:
         count = 0
         for table_id in await self.leases.orphans(ADOPT_AT_ONCE):
-            if table_id in self.owners or table_id in self._reviving:
+            if table_id in self.owners:
                 continue
             with contextlib.suppress(TableError):
-                if await self._adopt(table_id) is not None:
+                if await asyncio.shield(self._once(table_id, self._adopt)) is not None:
                     count += 1
         return count
 
