@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 import msgspec
 
-from tranque.commands import CommandError
+from tranque.commands import CommandError, print_figures
 from tranque.fair.recipe import client_commit
 
 
@@ -508,12 +508,3 @@ def run_bench(args: argparse.Namespace) -> int:
     result["cores"] = os.cpu_count()
     print_figures(result, args.json)
     return 0
-
-
-def print_figures(result: dict[str, Any], as_json: bool) -> None:
-    """A benchmark's figures: JSON, or one ``name value`` line each."""
-    if as_json:
-        print(json.dumps(result, indent=2))
-        return
-    for k, v in result.items():
-        print(f"{k:32} {v}")
