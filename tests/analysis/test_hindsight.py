@@ -136,7 +136,7 @@ def _havana_endgame(seed: int) -> HandState:
     return hand
 
 
-@settings(max_examples=40)
+@settings(max_examples=15)
 @given(st.integers(0, 10**6))
 def test_havana_endgames_at_eight_tiles_or_fewer_are_exact(seed: int) -> None:
     """In a full Havana hand, every decision with at most 8 tiles in the four hands is exact and
