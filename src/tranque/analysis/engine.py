@@ -52,7 +52,7 @@ SEATS = (0, 1, 2, 3)
 
 # Hindsight: exact values at or below this many tiles in the four hands (the issue asks for 8).
 EXACT_TILES = 28
-TABLE_BITS = 18  # transposition table entries per hand: 2**18 (12 MB)
+TABLE_BITS = 18  # transposition table entries per hand: 2**18 (16 MB)
 
 # Tags, by the points a play lost against the best option.
 INACCURACY = 3.0

@@ -101,9 +101,10 @@ def finish_heuristic(
 @njit(cache=True)
 def _slot(S: np.ndarray, fp: bool, mask: int) -> tuple[int, int]:
     """The table slot of a position and the packed rest of its key (ends, turn, first pass)."""
-    packed = (
-        (S[K.S_LEFT] + 1) | ((S[K.S_RIGHT] + 1) << 4) | (S[K.S_TURN] << 8) | (int(fp) << 10) | 2048
-    )
+    # The two ends are interchangeable (the moves name a number, not a side): 4|9 is 9|4.
+    lo = min(S[K.S_LEFT], S[K.S_RIGHT]) + 1
+    hi = max(S[K.S_LEFT], S[K.S_RIGHT]) + 1
+    packed = lo | (hi << 4) | (S[K.S_TURN] << 8) | (int(fp) << 10) | 2048
     h = packed * np.int64(-7046029254386353131)
     for s in range(4):
         h ^= S[K.S_HANDS + s] + np.int64(s + 1) * np.int64(-4658895280553007687)
