@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from tests.commands.test_cli_errors import (
     write,
 )
 
+from tranque.analysis import analyze_record
 from tranque.analysis.engine import FairBudget, analyze
 
 GOLDEN = Path(__file__).parent.parent / "golden"
@@ -143,3 +146,14 @@ def test_bench_analysis_prints_its_figures() -> None:
 
 def test_bench_analysis_checks_its_arguments() -> None:
     assert_one_line(*run(["bench", "analysis", "--hands", "0"])[::2], "--hands must be")
+
+
+def test_a_worker_process_can_call_the_entry_point() -> None:
+    """What the pool will do: the function and its arguments pickled to a spawned process, the
+    JSON pickled back, the same as here."""
+    record = json.loads(Path(TRANQUE).read_text())
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
+        there = pool.submit(analyze_record, record, seats=(1,), mode="hindsight").result(120)
+    assert there == analyze_record(record, seats=(1,), mode="hindsight")
+    assert there["hands"][0]["plays"]
