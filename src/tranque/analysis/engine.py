@@ -69,7 +69,12 @@ class AnalysisError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class FairBudget:
-    """How many posterior worlds a fair decision is valued on: ``chains * per_chain``."""
+    """How many posterior worlds a fair decision is valued on: ``chains * per_chain``.
+
+    Far more than the strong bot's 384, which only pick a move: these must give values to half
+    a point. The sampler's steps cost much more than the playouts, so a chain gives a world
+    every 10 steps; those worlds are correlated, which the chain-wise standard error counts.
+    """
 
     chains: int = 128
     burn: int = 800
