@@ -296,3 +296,25 @@ def test_a_bad_record_is_a_rules_error() -> None:
         analyze_record({"format": "tranque-chess/1"})
     with pytest.raises(RulesError, match="move 1"):
         analyze_record(dict(record, moves=[record["moves"][0], "99@9"]))
+
+
+def test_an_unanswerable_double_lead_is_worth_its_bonus_in_every_world() -> None:
+    """Barrio's 20 points: seat 0 holds every six, so its 66 lead cannot be answered whatever
+    the others hold. On the same worlds (the seed and the view are the same), that option's
+    value is the plain rules' plus 20, and no other option's changes."""
+    plain = Rules(max_pip=6, tiles_each=7)
+    barrio_like = Rules(max_pip=6, tiles_each=7, unanswered_double_lead_points=20)
+    rest = [t for t in plain.tile_set.tiles if not t.has(6)]
+    random.Random(3).shuffle(rest)
+    hands = [
+        "66 65 64 63 62 61 60",
+        *(" ".join(map(str, rest[7 * i : 7 * i + 7])) for i in range(3)),
+    ]
+    values = []
+    for rules in (plain, barrio_like):
+        record = {"format": "tranque-hand/1", "rules": rules.to_json(), "hands": hands,
+                  "sleepers": "", "leader": 0, "moves": ["65"]}  # fmt: skip
+        play = analyze(record, seats=[0], budget=QUICK)["hands"][0]["plays"][0]
+        values.append({o["move"]: o["value"] for o in play["options"]})
+    assert len(values[0]) == 7
+    assert values[1] == pytest.approx({m: v + 20 if m == "66" else v for m, v in values[0].items()})
