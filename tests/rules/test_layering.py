@@ -17,6 +17,7 @@ ALLOWED: dict[str, set[str]] = {
     "fair": {"rules", "commands"},
     "bots": {"rules"},
     "arena": {"rules", "bots", "commands"},
+    "analysis": {"rules", "bots", "commands"},
     "table": {"rules", "fair", "bots"},
     "store": {"rules", "table"},
     "runtime": {"rules", "bots", "table"},
@@ -71,8 +72,9 @@ NO_PROCESSES_NOR_SOCKETS = {
 }  # fmt: skip
 
 
-def test_the_table_room_starts_no_process_and_opens_no_socket() -> None:
-    for path in (SRC / "table").rglob("*.py"):
+@pytest.mark.parametrize("room", ["table", "analysis"])
+def test_the_logic_rooms_start_no_process_and_open_no_socket(room: str) -> None:
+    for path in (SRC / room).rglob("*.py"):
         for name in imports_of(path):
             top = name.split(".")[0]
-            assert top not in NO_PROCESSES_NOR_SOCKETS, f"table/{path.name} imports {name}"
+            assert top not in NO_PROCESSES_NOR_SOCKETS, f"{room}/{path.name} imports {name}"

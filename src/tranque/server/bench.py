@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tranque.commands import CommandError
+from tranque.commands import CommandError, print_figures
 
 
 def cpu_seconds(procs: list[Any]) -> float:
@@ -164,11 +164,3 @@ def run_bench(args: argparse.Namespace) -> int:
     print_figures(result, args.json)
     return 0
 
-
-def print_figures(result: dict[str, Any], as_json: bool) -> None:
-    """A benchmark's figures: JSON, or one ``name value`` line each."""
-    if as_json:
-        print(json.dumps(result, indent=2))
-        return
-    for k, v in result.items():
-        print(f"{k:32} {v}")

@@ -402,7 +402,7 @@ def _terminated(signum: int, frame: Any) -> None:
 
 
 def run_cluster(args: argparse.Namespace) -> int:
-    from tranque.server.bench import print_figures
+    from tranque.commands import print_figures
 
     _check(args)
     for module, extra in (("psutil", "dev"), ("asyncpg", "cluster"), ("redis", "cluster")):
