@@ -1,15 +1,24 @@
 // The table model: rebuilt from a `sync` frame, advanced by each `event` frame, and the duties
 // the page does for the player (the fairness round, asking the next hand to wait while reading).
 // Nothing here draws: the table screen (table.js) reads the model.
-import { api } from "./net.js";
 import { app, store, toast } from "./dom.js";
 import { t, getLang } from "./i18n.js";
-import { spokenName, parseTile, pips, splitTiles } from "./tiles.js";
+import { spokenName, parseTile } from "./tiles.js";
 import { play as sound } from "./sound.js";
 
-// The verification needs SHA-256 and the deal recipe only when a hand is dealt or ends: loaded
-// then, not with the page.
+// The fairness round and the verification need SHA-256 and the deal recipe only when a hand is
+// dealt or ends: loaded then, not with the page.
 const fairness = () => import("./fairness.js");
+
+/** Check every finished hand of the published record (verify.js, loaded when first needed). */
+export function verifyAll(m) {
+  m.checking = true; // until this page has checked them, the saved checks are not shown
+  return import("./verify.js").then((v) => v.verifyAll(m), (e) => {
+    m.checking = false;
+    m.verifyError = errorText(e);
+    app.render();
+  });
+}
 
 // Bots carry a name of their seat, so that the four players of a table are told apart.
 const BOT_NAMES = ["Rosa", "Pancho", "Chela", "Tito"];
@@ -419,95 +428,13 @@ export function gameEndText(m) {
   return `${pairText(m, "game_n_won", m.gameWinner, { n: mt.game })} ${t("next_game_soon", { n: mt.game + 1 })}`;
 }
 
-// -- what happened in each hand (the planilla) --------------------------------------------------
+// -- what happened in each hand (the planilla; from the record: verify.js) ---------------------
 
 function storyOfOutcome(o) {
   return o ? { kind: o.kind, winner: o.winner, closer: o.closer, capicua: Boolean(o.capicua) } : null;
 }
 
-const canon = (x) => {
-  const [a, b] = parseTile(x);
-  return `${Math.max(a, b)}${Math.min(a, b)}`;
-};
-
-/**
- * What happened in a finished hand of a published record, worked out from its deal and moves:
- * who went out (and with a capicúa), or the tranque, its closer and the lowest hand.
- */
-export function storyOf(hand) {
-  const held = hand.hands.map((x) => new Set(splitTiles(x).map(canon)));
-  let ends = null;
-  let closer = null;
-  let capicua = false;
-  hand.moves.forEach((mv, k) => {
-    if (mv === "pass") return;
-    const seat = (hand.leader + k) % 4;
-    const [tile, at] = mv.split("@");
-    const [a, b] = parseTile(tile);
-    held[seat].delete(canon(tile));
-    if (!ends) {
-      ends = [a, b];
-    } else {
-      const n = Number(at);
-      capicua = a !== b && ends[0] !== ends[1] && ((a === ends[0] && b === ends[1]) || (a === ends[1] && b === ends[0]));
-      const other = a === n ? b : a;
-      if (ends[0] === n) ends[0] = other;
-      else ends[1] = other;
-    }
-    closer = seat;
-  });
-  const out = held.findIndex((s) => s.size === 0);
-  if (out >= 0) return { kind: "pegarse", winner: out, closer, capicua: capicua && closer === out };
-  const totals = held.map((s) => [...s].reduce((x, tile) => x + pips(tile), 0));
-  const low = Math.min(...totals);
-  return { kind: "tranque", winner: totals.indexOf(low), closer, capicua: false };
-}
-
-// -- verification ----------------------------------------------------------------------------------
-
-export async function verifyAll(m) {
-  if (m.verifying) {
-    m.verifyAgain = true;
-    return;
-  }
-  m.verifying = true;
-  try {
-    const F = await fairness();
-    m.engine = F.hashEngine();
-    const record = await api(`/api/tables/${encodeURIComponent(m.table)}/record`);
-    const rules = record.rules;
-    const games = record.format === "tranque-match/1" ? record.games || [] : [record];
-    let base = 0;
-    for (const g of games) {
-      for (const hand of g.hands || []) {
-        // Table hand numbers (the fairness recipe's) keep counting from game to game.
-        const number = hand.fairness ? hand.fairness.hand_number || base + hand.number : base + hand.number;
-        if (!m.stories[number] && hand.moves && hand.moves.length) m.stories[number] = storyOf(hand);
-        if (!hand.fairness) continue;
-        const seen = m.seen[number] || {};
-        m.checks[number] = await F.verifyHand(hand, rules, {
-          serverCommit: seen.serverCommit,
-          seat: seen.seat,
-          seed: seen.seed,
-          tiles: seen.tiles,
-        });
-      }
-      base += (g.hands || []).length;
-    }
-    store.set(`checks.${m.table}`, m.checks);
-    store.set(`stories.${m.table}`, m.stories);
-  } catch (e) {
-    m.verifyError = errorText(e);
-  } finally {
-    m.verifying = false;
-  }
-  if (app.m === m) app.render();
-  if (m.verifyAgain) {
-    m.verifyAgain = false;
-    verifyAll(m);
-  }
-}
-
+/** A hand's checks taken together: true all passed, false one failed, null none yet. */
 export function handVerdict(checks) {
   if (!checks || !checks.length) return null;
   return checks.every((c) => c.ok);

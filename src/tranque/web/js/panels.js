@@ -103,12 +103,13 @@ function checkText(c) {
 }
 
 function verifyPanel(m) {
-  const hands = Object.keys(m.checks).map(Number).sort((a, b) => b - a);
+  // Checks saved by an earlier visit wait for this page's own (the record may have changed).
+  const hands = m.checking ? [] : Object.keys(m.checks).map(Number).sort((a, b) => b - a);
   m.openChecks = m.openChecks || {};
   return h("section", { class: "panel verify", id: "verificacion" },
     h("h2", { id: "verify-title" }, t("verification")),
     h("p", { class: "hint" }, t("verify_intro", { engine: m.engine === "js" ? "JS" : "WebCrypto" })),
-    hands.length ? null : h("p", {}, t("verify_none")),
+    m.checking ? h("p", {}, t("verifying")) : hands.length ? null : h("p", {}, t("verify_none")),
     m.verifyError ? h("p", { class: "bad" }, m.verifyError) : null,
     hands.map((n) => {
       const cs = m.checks[n];
@@ -143,7 +144,7 @@ function resultPanel(m) {
   const o = v.outcome;
   const me = M.mySeat(m);
   const order = me === null ? [0, 1, 2, 3] : [me, (me + 1) % 4, (me + 2) % 4, (me + 3) % 4];
-  const ok = M.handVerdict(m.checks[r.tableHand || v.hand_number]);
+  const ok = m.checking ? null : M.handVerdict(m.checks[r.tableHand || v.hand_number]);
   const kind = o.kind === "pegarse" ? t("pegarse") : o.kind === "tranque" ? t("tranque") : t("tied_tranque");
   const marks = [];
   if (o.capicua) marks.push(h("span", { class: "mark capicua" }, t("capicua")));

@@ -364,7 +364,7 @@ function inviteBox(m) {
 
 function verifyBadge(m) {
   const hands = Object.values(m.checks);
-  if (!hands.length) return null;
+  if (!hands.length || m.checking) return null;
   const ok = hands.every((cs) => M.handVerdict(cs));
   return h("span", { class: `vbadge ${ok ? "ok" : "bad"}`, id: "verify-badge" }, ok ? "✓" : "✗");
 }
