@@ -69,6 +69,10 @@ def register(subparsers: Any) -> None:
     add("--pass-delay", default="1", metavar="S", help="default 1")
     add("--bot-delay", default="0.8", metavar="S", help="default 0.8")
     add("--between-hands", default="4", metavar="S", help="default 4")
+    add(
+        "--reading-wait", default="20", metavar="S",
+        help="seconds more the next hand may wait for a person still reading the last (20)",
+    )  # fmt: skip
     add("--grace", default="60", metavar="S", help="default 60")
     add("--fair-window", default="3", metavar="S", help="default 3")
     add("--choose-window", default="15", metavar="S")
@@ -323,7 +327,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     out["port"] = _integer(args, "port", 0, 65535)
     check_db_url(args.db)
     out["move_clock"] = _number(args, "move_clock", 0.5, 600)
-    for dest in ("pass_delay", "bot_delay", "between_hands", "fair_window"):
+    for dest in ("pass_delay", "bot_delay", "between_hands", "fair_window", "reading_wait"):
         out[dest] = _number(args, dest, 0, 600)
     for dest in ("grace", "choose_window", "redeal_window"):
         out[dest] = _number(args, dest, 0, 3600)
@@ -414,6 +418,7 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         pass_delay=v["pass_delay"],
         bot_delay=v["bot_delay"],
         between_hands=v["between_hands"],
+        reading_wait=v["reading_wait"],
         grace=v["grace"],
         fair_window=v["fair_window"],
         choose_window=v["choose_window"],
