@@ -18,9 +18,10 @@ ALLOWED: dict[str, set[str]] = {
     "bots": {"rules"},
     "arena": {"rules", "bots", "commands"},
     "table": {"rules", "fair", "bots"},
-    "store": {"rules", "table"},
-    "runtime": {"rules", "bots", "table"},
-    "server": {"rules", "fair", "bots", "table", "store", "runtime", "commands"},
+    "store": {"rules", "table", "club"},
+    "club": {"rules"},
+    "runtime": {"rules", "bots", "table", "club"},
+    "server": {"rules", "fair", "bots", "table", "club", "store", "runtime", "commands"},
     "commands": {"rules", "bots", "fair", "arena", "commands"},
 }
 
@@ -71,8 +72,11 @@ NO_PROCESSES_NOR_SOCKETS = {
 }  # fmt: skip
 
 
-def test_the_table_room_starts_no_process_and_opens_no_socket() -> None:
-    for path in (SRC / "table").rglob("*.py"):
+@pytest.mark.parametrize("room", ["table", "club"])
+def test_the_logic_rooms_start_no_process_and_open_no_socket(room: str) -> None:
+    paths = list((SRC / room).rglob("*.py"))
+    assert paths, f"no {room} room"
+    for path in paths:
         for name in imports_of(path):
             top = name.split(".")[0]
-            assert top not in NO_PROCESSES_NOR_SOCKETS, f"table/{path.name} imports {name}"
+            assert top not in NO_PROCESSES_NOR_SOCKETS, f"{room}/{path.name} imports {name}"

@@ -48,6 +48,7 @@ class TableSettings:
     between_hands: float = 4.0  # the finished hand stays face up this long
     grace: float = 60.0  # a player away this long gets a bot in his seat
     bot: str = "heuristic"
+    public: bool = False  # listed in the lobby (else reached by its link only)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -62,6 +63,7 @@ class TableSettings:
             "between_hands": self.between_hands,
             "grace": self.grace,
             "bot": self.bot,
+            "public": self.public,
         }
 
     @staticmethod

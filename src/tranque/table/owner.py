@@ -40,6 +40,7 @@ log = logging.getLogger("tranque.table")
 _encode = msgspec.json.Encoder().encode
 RECENT = 512  # events kept in memory for a reconnecting client; older gaps get a full resync
 MAX_BATCH = 64
+PHRASE_GAP = 3.0  # seconds between two phrases of one person
 RETRY_AFTER = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # seconds between tries of a failed decision
 GOING_AWAY = 1001  # the WebSocket close code that tells a client to reconnect (to any node)
 
@@ -68,8 +69,13 @@ class TableOwner:
         thinker: Thinker | None = None,
         epoch: int | None = None,
         on_dropped: Callable[[TableOwner], None] | None = None,
+        on_change: Callable[[TableOwner], None] | None = None,
     ) -> None:
         self.service = service
+        # Told after anything that may change the table's line in the lobby (seats, the start,
+        # the end, spectators): the club's ``LobbyBoard.touch`` on a server; cheap, never blocks.
+        self.on_change = on_change
+        self.said: dict[str, float] = {}  # guest -> when he last said a phrase
         # The lease's fencing token every append carries (None on a single node); None again
         # once the table is over (its lease is gone: nothing is appended any more).
         self.epoch = epoch
@@ -230,6 +236,8 @@ class TableOwner:
             _, sub, last_seq = item
             self.subscribers.append(sub)
             sub.push(self._sync_frame(sub, last_seq))
+            if sub.watcher:
+                self._spectators_changed()
             seat = None if sub.watcher else svc.seat_of(sub.guest)
             if seat is not None and svc.started and not svc.over:
                 st = svc.seats[seat]
@@ -244,6 +252,8 @@ class TableOwner:
             _, sub = item
             if sub in self.subscribers:
                 self.subscribers.remove(sub)
+                if sub.watcher:
+                    self._spectators_changed()
             seat = None if sub.watcher else svc.seat_of(sub.guest)
             if (
                 seat is not None
@@ -272,6 +282,9 @@ class TableOwner:
             sub.push(frame(cached))  # a resend gets the original answer
             return
         try:
+            if msg["type"] == "say":
+                self._say(sub, msg)
+                return
             entry = svc.command(guest, msg, self.clock.now())
         except TableError as exc:
             reply = {"type": "error", "id": cid, "code": exc.code, "message": exc.message}
@@ -363,6 +376,8 @@ class TableOwner:
 
     async def _after(self) -> None:
         svc = self.service
+        if self.on_change is not None:
+            self.on_change(self)
         if svc.over and not self.finished_saved and svc.record is not None:
             self.finished_saved = True
             try:
@@ -374,6 +389,41 @@ class TableOwner:
             self.epoch = None  # the lease went with the record: nothing is appended any more
             if self.on_over is not None:
                 self.on_over(self)
+
+    # -- phrases ----
+
+    def _say(self, sub: Subscriber, msg: dict[str, Any]) -> None:
+        """A fixed phrase to everyone at the table, now. Phrases are not logged: they change
+        nothing at the table, and a finished table (which is never appended to again) takes
+        them too. One per ``PHRASE_GAP`` seconds per person."""
+        guest = sub.guest or ""
+        seat = self.service.may_say(guest)
+        now = self.clock.now()
+        last = self.said.get(guest)
+        if last is not None and now - last < PHRASE_GAP:
+            raise TableError("rate_limited", f"one phrase every {PHRASE_GAP:g} seconds")
+        self.said[guest] = now
+        said = frame({"type": "said", "seat": seat, "phrase": msg["phrase"]})
+        for other in self.subscribers:
+            other.push(said)
+        sub.push(frame({"type": "ack", "id": msg.get("id"), "seq": self.service.seq}))
+
+    # -- spectators ----
+
+    def spectators(self) -> dict[str, Any]:
+        """Who watches: the count and the nicknames, one per guest (never a guest's id)."""
+        names: dict[str, str] = {}
+        for sub in self.subscribers:
+            if sub.watcher:
+                names[sub.guest or ""] = getattr(sub, "nickname", None) or "guest"
+        return {"count": len(names), "names": sorted(names.values())}
+
+    def _spectators_changed(self) -> None:
+        data = frame({"type": "spectators", **self.spectators()})
+        for sub in self.subscribers:
+            sub.push(data)
+        if self.on_change is not None:
+            self.on_change(self)
 
     # -- sending ----
 
@@ -428,6 +478,7 @@ class TableOwner:
                     msgspec.json.decode(f) | {"seq": s} for s, f in self.recent if s > last_seq
                 ]
         body["missed"] = missed
+        body["spectators"] = self.spectators()
         return frame(body)
 
 
