@@ -214,6 +214,10 @@ def register(subparsers: Any) -> None:
     mem.add_argument("--json", action="store_true", help="print the figures as JSON")
     mem.set_defaults(func=_run_bench_memory)
 
+    from tranque.server.bench_queue import register as register_bench_queue
+
+    register_bench_queue(bench)
+
 
 def _bench_parser(subparsers: Any) -> Any:
     """The ``bench`` command's subparsers, whoever created ``bench`` first."""
