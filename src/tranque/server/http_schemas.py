@@ -64,6 +64,7 @@ _FIELD_CODES = {
     "nickname": "bad_nickname",
     "rules": "bad_rules",
     "move_clock": "bad_clock",
+    "public": "bad_public",
     "practice": "bad_practice",
     "seat": "bad_seat",
     "bot": "bad_bot",
