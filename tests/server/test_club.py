@@ -5,13 +5,14 @@ tiles)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import httpx
 import pytest
 from club_client import ClubSocket, assert_nothing_secret, of
 
-from tranque.client import TableClient, create_table, new_guest
+from tranque.client import TableClient, create_table, get_json, new_guest
 
 
 async def _queue(
@@ -215,5 +216,66 @@ def test_a_bad_queue_request_gets_a_typed_error(server: Any, variant: Any) -> No
         await s.send({"type": "queue", "token": g["token"], "party": "x"})
         assert (await s.wait(of("error", code="bad_party")))["code"] == "bad_party"
         await s.close()
+
+    asyncio.run(_closing(go()))
+
+
+def test_a_rematch_of_four_people_keeps_the_seats_and_partners_may_swap(
+    server_factory: Any,
+) -> None:
+    from test_server_e2e import seat_four
+
+    base = server_factory().base
+
+    async def go() -> None:
+        tid, clients = await seat_four(base, {"preset": "oriente", "target": 1})
+        early = await clients[0].command({"type": "rematch", "accept": True})
+        assert early["type"] == "error" and early["code"] == "not_over"
+        await asyncio.gather(*(c.play_game(seed=s) for s, c in enumerate(clients)))
+        names = ["pa", "pb", "pc", "pd"]  # seat_four's, seats 0 to 3
+        # Seats 1 and 3 both ask to swap; everyone accepts, one after the other.
+        for s, c in enumerate(clients):
+            reply = await c.command({"type": "rematch", "accept": True, "swap": s in (1, 3)})
+            assert reply["type"] == "ack", reply
+        offers = [json.loads(f) for f in clients[2].frames if f.startswith('{"type":"rematch"')]
+        assert [o["answers"] for o in offers][:2] == [
+            ["yes", None, None, None],
+            ["yes", "yes", None, None],
+        ]
+        new = offers[-1]["table"]
+        assert new and new != tid and offers[-1]["answers"] == ["yes"] * 4
+        again = []
+        for c in clients:
+            n = TableClient(base, c.token, new)
+            await n.connect()
+            again.append(n)
+        seats = [s["nickname"] for s in again[0].table_info["seats"]]
+        assert seats == [names[0], names[3], names[2], names[1]]  # 0 and 2 kept, 1 and 3 swapped
+        assert [n.state["seat"] for n in again] == [0, 3, 2, 1]
+        await again[0].wait_for(lambda c: c.state.get("phase") in ("redeal", "choose", "play"))
+        assert again[0].state["scores"] == [0, 0] and again[0].state["match"]["game"] == 1
+        for c in [*clients, *again]:
+            await c.close()
+
+    asyncio.run(_closing(go()))
+
+
+def test_a_decliner_frees_the_seat_at_the_rematch(server_factory: Any) -> None:
+    from test_server_e2e import seat_four
+
+    base = server_factory().base
+
+    async def go() -> None:
+        _, clients = await seat_four(base, {"preset": "oriente", "target": 1})
+        await asyncio.gather(*(c.play_game(seed=s) for s, c in enumerate(clients)))
+        for s, c in enumerate(clients):
+            await c.do({"type": "rematch", "accept": s != 2})
+        offer = json.loads([f for f in clients[0].frames if f.startswith('{"type":"rematch"')][-1])
+        assert offer["answers"] == ["yes", "yes", "no", "yes"] and offer["table"]
+        info = await get_json(base, f"/api/tables/{offer['table']}")
+        assert [s["kind"] for s in info["seats"]] == ["person", "person", "empty", "person"]
+        assert info["started"] is False
+        for c in clients:
+            await c.close()
 
     asyncio.run(_closing(go()))

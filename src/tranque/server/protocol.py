@@ -100,6 +100,15 @@ class Say(_Msg, tag="say"):
     phrase: Phrase
 
 
+class RematchAnswer(_Msg, tag="rematch"):
+    """ "Revancha": once the game is over, play again with the same people in the same seats
+    (``accept``); ``swap``: swap seats with your partner, if he asks it too."""
+
+    id: str
+    accept: bool
+    swap: bool = False
+
+
 class Lobby(_Msg, tag="lobby"):
     """Before any hello: the lobby's listing now, and again whenever it changes."""
 
@@ -130,11 +139,15 @@ ClientMessage = (
     | Choose
     | Play
     | Say
+    | RematchAnswer
     | Lobby
     | Queue
     | Unqueue
 )
-TABLE_COMMANDS = ("sit", "add_bot", "leave", "ready", "reveal", "redeal", "choose", "play", "say")
+TABLE_COMMANDS = (
+    *("sit", "add_bot", "leave", "ready", "reveal", "redeal", "choose", "play"),
+    *("say", "rematch"),
+)
 MESSAGE_TYPES = ("hello", "sync", "ping", "lobby", "queue", "unqueue", *TABLE_COMMANDS)
 
 decoder = msgspec.json.Decoder(ClientMessage)

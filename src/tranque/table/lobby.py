@@ -34,6 +34,7 @@ from tranque.table.bus import Bus, LocalHub
 from tranque.table.owner import RECENT, TableOwner, frame
 from tranque.table.ports import Clock, Entry, Lease, Leases, SoleLeases, TableStore, Thinker
 from tranque.table.relay import MOVED, Relay, RemoteTable
+from tranque.table.rematch import RematchSeats
 from tranque.table.service import (
     SeedSource,
     TableError,
@@ -168,6 +169,7 @@ class Lobby:
             on_dropped=self._dropped,
             on_change=self._changed,
         )
+        owner.on_rematch = self._rematch
         owner.recent.extend(recent)
         self.owners[svc.table_id] = owner
         owner.start()
@@ -220,6 +222,16 @@ class Lobby:
         recent = [(e.seq, frame(svc.project(e))) for e in first]
         self.counts["created"] += 1
         return self._start(svc, recent, now, lease.epoch)
+
+    async def _rematch(self, owner: TableOwner, seats: RematchSeats) -> str:
+        """The next game of a finished table: a new table, its settings, the seats agreed."""
+        svc = owner.service
+        accepted = {guest for _, guest, _ in seats.people}
+        host = svc.host if svc.host in accepted or not accepted else seats.people[0][1]
+        new = await self.create(
+            host or "", "", svc.settings, None, people=seats.people, bots=seats.bots
+        )
+        return new.table_id
 
     async def get(self, table_id: str) -> TableOwner | None:
         """The table's owner if it is in memory here (routes that can answer from the store)."""

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -32,6 +32,7 @@ from tranque.table.ports import (
     Thinker,
     ThinkRequest,
 )
+from tranque.table.rematch import Rematch, RematchSeats
 from tranque.table.service import TableError, TableService
 from tranque.table.thinking import ThreadThinker
 
@@ -76,6 +77,9 @@ class TableOwner:
         # the end, spectators): the club's ``LobbyBoard.touch`` on a server; cheap, never blocks.
         self.on_change = on_change
         self.said: dict[str, float] = {}  # guest -> when he last said a phrase
+        # "Revancha" once the game is over; ``on_rematch`` opens the next game's table.
+        self.rematch: Rematch | None = None
+        self.on_rematch: Callable[[TableOwner, RematchSeats], Awaitable[str]] | None = None
         # The lease's fencing token every append carries (None on a single node); None again
         # once the table is over (its lease is gone: nothing is appended any more).
         self.epoch = epoch
@@ -254,6 +258,8 @@ class TableOwner:
                 self.subscribers.remove(sub)
                 if sub.watcher:
                     self._spectators_changed()
+                elif self.rematch is not None:
+                    await self._open_rematch()  # the one who left was the last to answer
             seat = None if sub.watcher else svc.seat_of(sub.guest)
             if (
                 seat is not None
@@ -284,6 +290,9 @@ class TableOwner:
         try:
             if msg["type"] == "say":
                 self._say(sub, msg)
+                return
+            if msg["type"] == "rematch":
+                await self._rematch(sub, msg)
                 return
             entry = svc.command(guest, msg, self.clock.now())
         except TableError as exc:
@@ -408,6 +417,35 @@ class TableOwner:
             other.push(said)
         sub.push(frame({"type": "ack", "id": msg.get("id"), "seq": self.service.seq}))
 
+    # -- the rematch ----
+
+    async def _rematch(self, sub: Subscriber, msg: dict[str, Any]) -> None:
+        svc = self.service
+        if not svc.over:
+            raise TableError("not_over", "a rematch is offered once the game is over")
+        seat = svc.seat_of(sub.guest)
+        if seat is None:
+            raise TableError("not_seated", "only the people at the table answer a rematch")
+        rm = self.rematch = self.rematch or Rematch()
+        if rm.table is not None:
+            raise TableError("rematch_open", f"the rematch is at table {rm.table} already")
+        rm.answer(seat, bool(msg["accept"]), bool(msg.get("swap")))
+        await self._open_rematch()
+        sub.push(frame({"type": "ack", "id": msg.get("id"), "seq": svc.seq}))
+
+    async def _open_rematch(self) -> None:
+        """Open the next game's table if everyone connected has answered; tell everyone."""
+        rm, svc = self.rematch, self.service
+        if rm is None or rm.table is not None:
+            return
+        connected = {svc.seat_of(s.guest) for s in self.subscribers if not s.watcher}
+        seats = {s for s in connected if s is not None}
+        if rm.ready(svc.seats, seats) and self.on_rematch is not None:
+            rm.table = await self.on_rematch(self, rm.seating(svc.seats))
+        data = frame(rm.to_json(svc.seats))
+        for other in self.subscribers:
+            other.push(data)
+
     # -- spectators ----
 
     def spectators(self) -> dict[str, Any]:
@@ -479,6 +517,7 @@ class TableOwner:
                 ]
         body["missed"] = missed
         body["spectators"] = self.spectators()
+        body["rematch"] = None if self.rematch is None else self.rematch.to_json(svc.seats)
         return frame(body)
 
 
