@@ -58,7 +58,8 @@ async def _measure(base: str, people: int, rate: float) -> list[tuple[float, str
 
 
 def run_bench_queue(args: argparse.Namespace) -> int:
-    from tranque.server.bench import print_figures, start_server, stop_process
+    from tranque.commands import print_figures
+    from tranque.server.bench import start_server, stop_process
 
     if not 1 <= args.people <= 2000 or not 0 < args.rate <= 1000:
         raise CommandError("--people is 1 to 2000 and --rate more than 0, at most 1000")

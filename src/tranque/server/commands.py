@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tranque.commands import CommandError
+from tranque.commands import CommandError, bench_subparsers
 
 # The flags whose default comes from an environment variable, and that variable.
 _ENV = {
@@ -169,7 +169,7 @@ def register(subparsers: Any) -> None:
     mig.add_argument("--db", default="sqlite:///tranque.db", help="database URL")
     mig.set_defaults(func=run_migrate)
 
-    bench = _bench_parser(subparsers)
+    bench = bench_subparsers(subparsers)
     sb = bench.add_parser(
         "server",
         help="N tables of four WebSocket clients against a real server process",
@@ -214,21 +214,11 @@ def register(subparsers: Any) -> None:
     mem.add_argument("--json", action="store_true", help="print the figures as JSON")
     mem.set_defaults(func=_run_bench_memory)
 
+    from tranque.server.bench_cluster import register as register_bench_cluster
     from tranque.server.bench_queue import register as register_bench_queue
 
+    register_bench_cluster(bench)
     register_bench_queue(bench)
-
-
-def _bench_parser(subparsers: Any) -> Any:
-    """The ``bench`` command's subparsers, whoever created ``bench`` first."""
-    existing = subparsers.choices.get("bench")
-    if existing is None:
-        existing = subparsers.add_parser("bench", help="benchmarks that print figures")
-        existing.set_defaults(func=lambda args: existing.print_help() or 2)
-    for action in existing._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action
-    return existing.add_subparsers(dest="bench_command", metavar="BENCH")
 
 
 def _run_bench(args: argparse.Namespace) -> int:
