@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -90,5 +91,36 @@ def test_the_local_queue_seats_each_ticket_once_and_refuses_a_third_friend() -> 
         (table,) = await q.take("havana", 100.0, FILL)
         assert [t and t.guest for t in table.seats] == ["f0", None, "f1", None]
         assert await q.take("havana", 100.0, FILL) == []
+
+    asyncio.run(go())
+
+
+def test_a_guest_whose_ticket_was_lost_is_told_and_a_seated_one_is_told_where() -> None:
+    from tranque.club.quickmatch import QuickMatch
+
+    async def go() -> None:
+        clock = [100.0]
+        q = LocalQueue()
+        opened: list[list[str | None]] = []
+
+        async def open_table(seating: Any) -> str:
+            opened.append([t and t.guest for t in seating.seats])
+            return "t1"
+
+        qm = QuickMatch(q, open_table, lambda: clock[0], fill=FILL, variants=["havana"])
+        told: dict[str, list[dict[str, Any]]] = {"a": [], "b": []}
+        for g in told:
+            await qm.join(Ticket(g, g, "havana", clock[0]), told[g].append)
+        await qm.step()
+        assert opened == [] and told == {"a": [], "b": []}
+        del q.tickets["b"]  # as after a Redis restart
+        clock[0] += 1
+        await qm.step()
+        assert told["b"] == []  # not yet: a ticket is missing a moment while its table opens
+        clock[0] += FILL
+        await qm.step()
+        assert opened == [["a", None, None, None]]
+        assert told["a"] == [{"type": "matched", "table": "t1", "seat": 0}]
+        assert told["b"] == [{"type": "unqueued", "reason": "lost"}]
 
     asyncio.run(go())

@@ -62,6 +62,10 @@ class MatchQueue(Protocol):
         """How many people wait for the variant."""
         ...
 
+    async def present(self, guests: Iterable[str]) -> set[str]:
+        """Those of these guests who have a ticket in the queue now."""
+        ...
+
 
 def party_too_full(tickets: Iterable[Ticket], ticket: Ticket) -> bool:
     """A party is two friends: a third one with its link is refused."""
@@ -103,6 +107,9 @@ class LocalQueue:
 
     async def waiting(self, variant: str) -> int:
         return sum(1 for t in self.tickets.values() if t.variant == variant)
+
+    async def present(self, guests: Iterable[str]) -> set[str]:
+        return {g for g in guests if g in self.tickets}
 
 
 class LobbyDirectory(Protocol):

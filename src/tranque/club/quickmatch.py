@@ -5,8 +5,9 @@ where they sit.
 
 Why every node matches, rather than one elected node: the queue's atomic ``take`` already makes
 each ticket seated once, so no election is needed, and no node's death stops the matching.
-A node that dies between taking tickets and opening their table loses those tickets: their
-people see the queue end without a seat (``unqueued`` with reason ``lost``) and queue again.
+A node that dies between taking tickets and opening their table loses those tickets, and a
+Redis restart loses every ticket: a node whose waiting guest has had no ticket and no seat for
+``LOST_AFTER`` seconds tells him (``unqueued`` with reason ``lost``), and he queues again.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ log = logging.getLogger("tranque.club")
 
 TICK = 0.25  # seconds between two looks at the queues
 VARIANTS = ("havana", "miami", "oriente", "barrio")
+# Seconds a waiting guest may have neither a ticket nor a seat: between a node's taking his
+# ticket and its writing where he sits (the opening of a table) he has neither, for a moment.
+LOST_AFTER = 5.0
 
 Notify = Callable[[dict[str, Any]], None]  # pushes a frame to a waiting socket
 OpenTable = Callable[[Seating], Awaitable[str]]  # opens a seated table, returns its id
@@ -47,6 +51,8 @@ class QuickMatch:
         self.tick = tick
         self.variants = tuple(variants)
         self.local: dict[str, Notify] = {}  # guests waiting on this node's sockets
+        self.missing: dict[str, float] = {}  # guest -> since when he has no ticket nor seat
+        self.lost_after = LOST_AFTER
         self.fill_times: list[float] = []  # seconds each seated person waited (the bench's)
         self._task: asyncio.Task[None] | None = None
 
@@ -66,6 +72,7 @@ class QuickMatch:
         if earlier is not None and earlier != notify:
             earlier({"type": "unqueued", "reason": "elsewhere"})
         self.local[ticket.guest] = notify
+        self.missing.pop(ticket.guest, None)
         waiting = await self.queue.waiting(ticket.variant)
         return {
             "type": "queued",
@@ -81,6 +88,7 @@ class QuickMatch:
         if notify is not None and self.local.get(guest) != notify:
             return False  # another socket of the guest queued since
         self.local.pop(guest, None)
+        self.missing.pop(guest, None)
         return await self.queue.leave(guest)
 
     async def _run(self) -> None:
@@ -100,9 +108,24 @@ class QuickMatch:
                 await self._open(seating)
         if self.local:
             for guest, where in (await self.queue.placed(list(self.local))).items():
+                self.missing.pop(guest, None)
                 notify = self.local.pop(guest, None)
                 if notify is not None:
                     notify({"type": "matched", "table": where.table, "seat": where.seat})
+            await self._find_lost()
+
+    async def _find_lost(self) -> None:
+        """Tell the guests whose tickets were lost (see the module's docstring)."""
+        now = self.now()
+        present = await self.queue.present(list(self.local))
+        for guest in list(self.local):
+            if guest in present:
+                self.missing.pop(guest, None)
+                continue
+            since = self.missing.setdefault(guest, now)
+            if now - since >= self.lost_after:
+                del self.missing[guest]
+                self.local.pop(guest)({"type": "unqueued", "reason": "lost"})
 
     async def _open(self, seating: Seating) -> None:
         try:

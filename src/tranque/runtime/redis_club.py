@@ -113,6 +113,13 @@ class RedisQueue:
     async def waiting(self, variant: str) -> int:
         return int(await self._client.hlen(self._key(variant)))
 
+    async def present(self, guests: Iterable[str]) -> set[str]:
+        guests = list(guests)
+        if not guests:
+            return set()
+        found = await self._client.hmget(self._where, guests)
+        return {g for g, v in zip(guests, found, strict=True) if v is not None}
+
     async def close(self) -> None:
         await self._client.aclose()
 
