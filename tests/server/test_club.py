@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from club_client import ClubSocket, assert_nothing_secret, of
+from frame_scanner import scan, scan_all
 
 from tranque.client import TableClient, create_table, get_json, new_guest
 
@@ -233,6 +234,12 @@ def test_a_rematch_of_four_people_keeps_the_seats_and_partners_may_swap(
         assert early["type"] == "error" and early["code"] == "not_over"
         await asyncio.gather(*(c.play_game(seed=s) for s, c in enumerate(clients)))
         names = ["pa", "pb", "pc", "pd"]  # seat_four's, seats 0 to 3
+        # After the game: a phrase, and a spectator in everyone's list.
+        assert (await clients[0].command({"type": "say", "phrase": "bien_jugado"}))["type"] == "ack"
+        spy = await new_guest(base, "spy")
+        watcher = TableClient(base, spy["token"], tid, role="spectator")
+        await watcher.connect()
+        await clients[3].wait_for(lambda c: any('"names":["spy"]' in f for f in c.frames))
         # Seats 1 and 3 both ask to swap; everyone accepts, one after the other.
         for s, c in enumerate(clients):
             reply = await c.command({"type": "rematch", "accept": True, "swap": s in (1, 3)})
@@ -254,7 +261,16 @@ def test_a_rematch_of_four_people_keeps_the_seats_and_partners_may_swap(
         assert [n.state["seat"] for n in again] == [0, 3, 2, 1]
         await again[0].wait_for(lambda c: c.state.get("phase") in ("redeal", "choose", "play"))
         assert again[0].state["scores"] == [0, 0] and again[0].state["match"]["game"] == 1
-        for c in [*clients, *again]:
+        # Every frame of the finished table, the club's included, against its true deals.
+        record = await get_json(base, f"/api/tables/{tid}/record")
+        scan_all(clients, record, at_least=1)
+        assert scan(watcher.frames, None, record).frames >= 1
+        for frames in (c.frames for c in clients):
+            assert any('"type":"rematch"' in f for f in frames)
+            assert any('"type":"said"' in f for f in frames)
+            assert any('"type":"spectators"' in f for f in frames)
+            assert not any(g in f for f in frames for g in (spy["token"], spy["guest"]))
+        for c in [*clients, *again, watcher]:
             await c.close()
 
     asyncio.run(_closing(go()))
