@@ -315,7 +315,15 @@ class TableClient:
         return reply
 
     async def play(self, move: str) -> dict[str, Any]:
-        return await self.command({"type": "play", "seq": self.seq, "move": move})
+        return await self.command(
+            {"type": "play", "seq": self.seq, "move": move}, timeout=self.answer_within
+        )
+
+    @property
+    def answer_within(self) -> float:
+        """Seconds to wait for a command's answer: a cluster's client gives a node that went
+        silent (paused, cut off) less time before it tries another."""
+        return 30.0 if len(self.bases) == 1 else 8.0
 
     async def wait_for(self, pred: Callable[[TableClient], bool], timeout: float = 30) -> None:
         loop = asyncio.get_running_loop()
@@ -373,16 +381,22 @@ class TableClient:
                 if st.get("choosing") and key not in done_for:
                     done_for.add(key)
                     choice = rng.choice(["salgo", "sal_tu"])
-                    await self.command({"type": "choose", "seq": self.seq, "choice": choice})
+                    await self.command(
+                        {"type": "choose", "seq": self.seq, "choice": choice},
+                        timeout=self.answer_within,
+                    )
                     continue
                 if st.get("redeal") and key not in done_for:
                     done_for.add(key)
-                    await self.command({"type": "redeal", "seq": self.seq, "ask": False})
+                    await self.command(
+                        {"type": "redeal", "seq": self.seq, "ask": False},
+                        timeout=self.answer_within,
+                    )
                     continue
-            except (websockets.ConnectionClosed, TimeoutError, ConnectionError):
+            except (websockets.ConnectionClosed, TimeoutError, ConnectionError) as exc:
                 if stop is not None and stop(self):
                     return
-                if self.went_away:
+                if self.went_away or (len(self.bases) > 1 and isinstance(exc, TimeoutError)):
                     await self.fail_over(max(1.0, end - loop.time()))
                     done_for.clear()
                     continue

@@ -19,9 +19,10 @@ ALLOWED: dict[str, set[str]] = {
     "arena": {"rules", "bots", "commands"},
     "analysis": {"rules", "bots", "commands"},
     "table": {"rules", "fair", "bots"},
-    "store": {"rules", "table"},
-    "runtime": {"rules", "bots", "table"},
-    "server": {"rules", "fair", "bots", "table", "store", "runtime", "commands"},
+    "store": {"rules", "table", "club"},
+    "club": {"rules"},
+    "runtime": {"rules", "bots", "table", "club"},
+    "server": {"rules", "fair", "bots", "table", "club", "store", "runtime", "commands"},
     "commands": {"rules", "bots", "fair", "arena", "commands"},
 }
 
@@ -72,9 +73,11 @@ NO_PROCESSES_NOR_SOCKETS = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("room", ["table", "analysis"])
+@pytest.mark.parametrize("room", ["table", "analysis", "club"])
 def test_the_logic_rooms_start_no_process_and_open_no_socket(room: str) -> None:
-    for path in (SRC / room).rglob("*.py"):
+    paths = list((SRC / room).rglob("*.py"))
+    assert paths, f"no {room} room"
+    for path in paths:
         for name in imports_of(path):
             top = name.split(".")[0]
             assert top not in NO_PROCESSES_NOR_SOCKETS, f"{room}/{path.name} imports {name}"

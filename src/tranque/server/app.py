@@ -26,6 +26,12 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
+from tranque.bots.base import resolve_bot
+from tranque.club.lobby import LobbyBoard
+from tranque.club.matching import FILL, Seating
+from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, MatchQueue
+from tranque.club.quickmatch import QuickMatch
+from tranque.rules.variants import Rules
 from tranque.server import http_schemas as hs
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
 from tranque.server.edge import EdgeMiddleware, Limits, RateLimiter, client_address, read_body
@@ -48,6 +54,7 @@ log = logging.getLogger("tranque.server")
 
 READY_TIMEOUT = 2.0  # seconds the database has to answer /healthz
 HISTORY_PAGE = 500  # events per page of /api/tables/{id}/history, by default and at most
+QUICK_HOST = "quick-match"  # the host of quick-match tables (no guest: nobody may add bots)
 
 
 @dataclass
@@ -73,6 +80,7 @@ class ServerConfig:
     redis: str | None = None
     lease_ttl: float = 5.0  # seconds a dead node's tables wait before another takes them
     db_url: str = ""  # names the cluster on Redis (every key and channel is under its hash)
+    fill_time: float = FILL  # seconds a quick match waits for people before bots fill it
 
 
 class Server:
@@ -84,6 +92,8 @@ class Server:
         self.store: TableStore | None = None
         self.lobby: Lobby | None = None
         self.identity: Identity | None = None
+        self.quick: QuickMatch | None = None
+        self.board: LobbyBoard | None = None
         self.sockets = Sockets(self)
         limits = config.limits
         self.guest_rate = RateLimiter(limits.guests_per_minute, limits.guest_burst, "new guests")
@@ -128,12 +138,23 @@ class Server:
             leases=leases,
             bus=bus,
         )
+        queue, directory = self._club_ports()
+        self.board = LobbyBoard(directory)
+        self.lobby.on_change = self._touch
+        self.lobby.on_gone = self.board.gone
+        self.quick = QuickMatch(
+            queue, self._open_quick_table, time.time, fill=self.config.fill_time
+        )
         recovered = await self.lobby.recover()
         if recovered:
             log.warning("rebuilt %d unfinished table(s) from the event log", recovered)
+        self.board.start()
+        self.quick.start()
         try:
             yield
         finally:
+            await self.quick.close()
+            await self.board.close()
             await self.lobby.close()
             close_pool = getattr(thinker, "close", None)
             if close_pool is not None:
@@ -161,6 +182,38 @@ class Server:
         self.guest_rate.buckets = self.table_rate.buckets = buckets
         self._closing.append(buckets.close)
         return SqlLeases(store, node, cfg.lease_ttl), bus
+
+    def _club_ports(self) -> tuple[MatchQueue, LobbyDirectory]:
+        """The queue and the lobby's directory: every node's on Redis, else this process's."""
+        cfg = self.config
+        if cfg.redis is None:
+            return LocalQueue(), LocalDirectory()
+        from tranque.runtime.redis_bus import namespace
+        from tranque.runtime.redis_club import RedisDirectory, RedisQueue
+
+        queue = RedisQueue(cfg.redis, namespace(cfg.db_url))
+        directory = RedisDirectory(cfg.redis, namespace(cfg.db_url))
+        self._closing.extend([queue.close, directory.close])
+        return queue, directory
+
+    def _touch(self, owner: Any) -> None:
+        assert self.board is not None
+        self.board.touch(owner.service.info(), owner.spectators()["count"])
+
+    async def _open_quick_table(self, seating: Seating) -> str:
+        """A quick match's table: public, of people, its empty seats to bots of level normal."""
+        assert self.lobby is not None
+        settings = replace(
+            self.config.defaults,
+            rules=Rules.from_json(seating.variant),
+            practice=False,
+            public=True,
+        )
+        people = [(s, t.guest, t.nickname) for s, t in enumerate(seating.seats) if t is not None]
+        bot = resolve_bot("normal")
+        bots = [(s, bot) for s, t in enumerate(seating.seats) if t is None]
+        owner = await self.lobby.create(QUICK_HOST, "", settings, None, people=people, bots=bots)
+        return owner.table_id
 
     async def drain(self) -> None:
         """A clean stop: a cluster's node hands its tables to the others first (so the sockets
@@ -238,7 +291,14 @@ class Server:
                 )
         except HttpError as exc:
             return _refusal(exc)
-        settings = replace(defaults, rules=rules, move_clock=clock, practice=body.practice, bot=bot)
+        settings = replace(
+            defaults,
+            rules=rules,
+            move_clock=clock,
+            practice=body.practice,
+            bot=bot,
+            public=body.public,
+        )
         owner = await self.lobby.create(who[0], who[1], settings, seat)
         base = str(request.base_url).rstrip("/")
         tid = owner.table_id
@@ -326,6 +386,22 @@ class Server:
             headers["link"] = f'<{nxt}>; rel="next"'
         return Response(msgspec.json.encode(out), media_type="application/json", headers=headers)
 
+    async def lobby_listing(self, request: Request) -> Response:
+        """The public tables with free seats or being played, every node's (the lobby)."""
+        assert self.board is not None
+        return JSONResponse({"tables": await self.board.listing()})
+
+    async def new_party(self, request: Request) -> Response:
+        """A party of two friends for the quick-match queue: an id to share by its link. The
+        server keeps nothing: the party exists while its two members wait with its id."""
+        try:
+            self._who(request)
+        except HttpError as exc:
+            return _refusal(exc)
+        party = secrets.token_urlsafe(12)
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse({"party": party, "link": f"{base}/?party={party}"})
+
     async def stats(self, request: Request) -> Response:
         """The tables in memory now (waiting, playing, over) and what came and went."""
         assert self.lobby is not None
@@ -404,6 +480,8 @@ def create_app(
         Route("/health", server.health),
         Route("/healthz", server.ready),
         Route("/api/stats", server.stats),
+        Route("/api/lobby", server.lobby_listing),
+        Route("/api/parties", server.new_party, methods=["POST"]),
         WebSocketRoute("/ws", server.ws),
         Route("/t/{table}", server.index),
         Route("/", server.index),

@@ -163,4 +163,3 @@ def run_bench(args: argparse.Namespace) -> int:
     result["cores"] = os.cpu_count()
     print_figures(result, args.json)
     return 0
-

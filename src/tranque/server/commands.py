@@ -105,6 +105,11 @@ def register(subparsers: Any) -> None:
         help="a finished table leaves memory S s after its end, once nobody has it open (300)",
     )  # fmt: skip
     add(
+        "--fill-time", default="15", metavar="S",
+        help="seconds a quick match waits for people before bots of level normal take the "
+        "empty seats (0-600; 15)",
+    )  # fmt: skip
+    add(
         "--workers", default=None, metavar="N",
         help="worker processes where bots think (default: the number of cores)",
     )  # fmt: skip
@@ -214,8 +219,10 @@ def register(subparsers: Any) -> None:
     mem.set_defaults(func=_run_bench_memory)
 
     from tranque.server.bench_cluster import register as register_bench_cluster
+    from tranque.server.bench_queue import register as register_bench_queue
 
     register_bench_cluster(bench)
+    register_bench_queue(bench)
 
 
 def _run_bench(args: argparse.Namespace) -> int:
@@ -334,6 +341,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     out["rate"] = _number(args, "rate", 0.1, 100_000)
     out["table_expiry"] = _number(args, "table_expiry", 0.001, 30 * 86400)
     out["finished_linger"] = _number(args, "finished_linger", 0, 86400)
+    out["fill_time"] = _number(args, "fill_time", 0, 600)
     from tranque.bots.base import resolve_bot
 
     try:
@@ -442,6 +450,7 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         token_max_age=v["token_max_age"],
         table_expiry=v["table_expiry"],
         finished_linger=v["finished_linger"],
+        fill_time=v["fill_time"],
         # Bots think in worker processes, never on the event loop; the app starts and closes them.
         thinker=WorkerPool(
             v["workers"], timeout=v["think_timeout"], test_gate=args.test_think_gate

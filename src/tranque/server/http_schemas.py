@@ -56,6 +56,7 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     practice: bool = True
     seat: int | None = 0
     bot: str | None = None  # the bot for empty seats and clocks; None: the server's default
+    public: bool = False  # listed in the lobby; else reached by its link only
 
 
 # The code of a mistyped field, by the field's name; anything else is ``bad_request``.
@@ -63,6 +64,7 @@ _FIELD_CODES = {
     "nickname": "bad_nickname",
     "rules": "bad_rules",
     "move_clock": "bad_clock",
+    "public": "bad_public",
     "practice": "bad_practice",
     "seat": "bad_seat",
     "bot": "bad_bot",

@@ -96,13 +96,69 @@ class Reading(_Msg, tag="reading"):
     done: bool
 
 
+# The fixed phrases a person may say at a table (the client has their words in each language).
+PHRASES = ("buena", "gracias", "revancha", "suerte", "bien_jugado", "otra_vez")
+Phrase = Literal["buena", "gracias", "revancha", "suerte", "bien_jugado", "otra_vez"]
+Variant = Literal["havana", "miami", "oriente", "barrio"]
+
+
+class Say(_Msg, tag="say"):
+    """One of the fixed phrases: before the first hand, between hands, after the game."""
+
+    id: str
+    phrase: Phrase
+
+
+class RematchAnswer(_Msg, tag="rematch"):
+    """ "Revancha": once the game is over, play again with the same people in the same seats
+    (``accept``); ``swap``: swap seats with your partner, if he asks it too."""
+
+    id: str
+    accept: bool
+    swap: bool = False
+
+
+class Lobby(_Msg, tag="lobby"):
+    """Before any hello: the lobby's listing now, and again whenever it changes."""
+
+
+class Queue(_Msg, tag="queue"):
+    """Before any hello: wait for a table of people of ``variant`` ("Jugar ahora · Con
+    personas"); with ``party``, as the partner of the friend who shares it."""
+
+    token: str
+    variant: Variant = "havana"
+    party: str | None = None
+
+
+class Unqueue(_Msg, tag="unqueue"):
+    """Out of the queue (one tap)."""
+
+
 ClientMessage = (
-    Hello | Sync | Ping | Sit | AddBot | Leave | Ready | Reveal | Redeal | Choose | Play | Reading
+    Hello
+    | Sync
+    | Ping
+    | Sit
+    | AddBot
+    | Leave
+    | Ready
+    | Reveal
+    | Redeal
+    | Choose
+    | Play
+    | Reading
+    | Say
+    | RematchAnswer
+    | Lobby
+    | Queue
+    | Unqueue
 )
 TABLE_COMMANDS = (
-    "sit", "add_bot", "leave", "ready", "reveal", "redeal", "choose", "play", "reading",
-)  # fmt: skip
-MESSAGE_TYPES = ("hello", "sync", "ping", *TABLE_COMMANDS)
+    *("sit", "add_bot", "leave", "ready", "reveal", "redeal", "choose", "play", "reading"),
+    *("say", "rematch"),
+)
+MESSAGE_TYPES = ("hello", "sync", "ping", "lobby", "queue", "unqueue", *TABLE_COMMANDS)
 
 decoder = msgspec.json.Decoder(ClientMessage)
 

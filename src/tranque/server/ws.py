@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
@@ -18,9 +19,21 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from starlette.websockets import WebSocket
 
+from tranque.club.matching import Ticket
+from tranque.club.ports import QueueError
 from tranque.server.edge import Limits, client_address, origin_allowed
 from tranque.server.identity import TokenState
-from tranque.server.protocol import Hello, Ping, ProtocolError, Sync, _peek_id, parse
+from tranque.server.protocol import (
+    Hello,
+    Lobby,
+    Ping,
+    ProtocolError,
+    Queue,
+    Sync,
+    Unqueue,
+    _peek_id,
+    parse,
+)
 from tranque.table.lobby import TableHandle
 from tranque.table.owner import frame
 from tranque.table.service import TableError
@@ -30,6 +43,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tranque.server")
 
+PARTY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # what ``POST /api/parties`` gives
 GOING_AWAY = 1001
 POLICY_VIOLATION = 1008
 
@@ -54,6 +68,12 @@ class Connection:
         self.closing = False
         self.close_code = POLICY_VIOLATION
         self.close_reason = "too slow"
+        self.in_lobby = False  # gets the lobby's listing at every change
+        self.queued = False  # waits in the quick-match queue
+
+    def tell(self, obj: dict[str, Any]) -> None:
+        """Push a message of the club (the lobby, the queue) to this socket."""
+        self.push(frame(obj))
 
     def push(self, frame_: bytes) -> None:
         if self.closing:
@@ -195,6 +215,7 @@ class Sockets:
             log.debug("connection ended", exc_info=True)
         finally:
             self.open.pop(conn, None)
+            await self._leave_club(conn)
             if conn.watcher and conn.owner is not None:
                 self._unwatch(conn.owner.table_id)
             if conn.owner is not None:
@@ -204,6 +225,62 @@ class Sockets:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(writer, 5)
 
+    async def _leave_club(self, conn: Connection) -> None:
+        """A closed socket leaves the lobby and the queue: closing the page is leaving."""
+        server = self.server
+        if conn.in_lobby and server.board is not None:
+            conn.in_lobby = False
+            server.board.unsubscribe(conn.tell)
+        if conn.queued and server.quick is not None and conn.guest is not None:
+            conn.queued = False
+            with contextlib.suppress(Exception):
+                await server.quick.leave(conn.guest, conn.tell)
+
+    async def _club(self, conn: Connection, msg: Lobby | Queue | Unqueue) -> None:
+        """The lobby and the queue: a socket's business before it says hello at a table."""
+        server = self.server
+        assert server.identity is not None and server.board is not None
+        assert server.quick is not None
+        if conn.owner is not None:
+            conn.push(error_frame("already_joined", "this connection is at a table already"))
+            return
+        if isinstance(msg, Lobby):
+            if not conn.in_lobby:
+                conn.in_lobby = True
+                await server.board.subscribe(conn.tell)
+            return
+        if isinstance(msg, Unqueue):
+            left = conn.queued and conn.guest is not None
+            if left:
+                assert conn.guest is not None
+                left = await server.quick.leave(conn.guest, conn.tell)
+            conn.queued = False
+            conn.tell({"type": "unqueued", "reason": "left" if left else "not_queued"})
+            return
+        state, who, _ = server.identity.inspect(msg.token)
+        if state is TokenState.EXPIRED:
+            conn.push(error_frame("token_expired", "the token has expired: get a new one"))
+            return
+        if who is None:
+            conn.push(error_frame("bad_token", "the token is not one this server signed"))
+            return
+        if msg.party is not None and not PARTY.match(msg.party):
+            conn.push(error_frame("bad_party", "a party is the id its link gives"))
+            return
+        ticket = Ticket(who[0], who[1], msg.variant, time.time(), msg.party)
+        try:
+            queued = await server.quick.join(ticket, conn.tell)
+        except QueueError as exc:
+            conn.push(error_frame(exc.code, exc.message))
+            return
+        except Exception:
+            log.warning("the quick-match queue could not be reached", exc_info=True)
+            conn.push(error_frame("unavailable", "the queue cannot be reached now: try again"))
+            return
+        conn.guest, conn.nickname = who
+        conn.queued = True
+        conn.tell(queued)
+
     def _unwatch(self, table_id: str) -> None:
         self.spectators[table_id] -= 1
         if self.spectators[table_id] <= 0:
@@ -212,6 +289,9 @@ class Sockets:
     async def _dispatch(self, conn: Connection, msg: Any) -> None:
         server = self.server
         assert server.identity is not None and server.lobby is not None
+        if isinstance(msg, (Lobby, Queue, Unqueue)):
+            await self._club(conn, msg)
+            return
         if isinstance(msg, Hello):
             if conn.owner is not None:
                 conn.push(error_frame("already_joined", "this connection has joined a table"))
@@ -242,6 +322,9 @@ class Sockets:
             conn.guest, conn.nickname = who
             conn.watcher = watcher
             conn.owner = owner
+            if conn.in_lobby and server.board is not None:  # at a table, the lobby is left
+                conn.in_lobby = False
+                server.board.unsubscribe(conn.tell)
             fresh = server.identity.renewal(msg.token)
             if fresh is not None:
                 # Before the sync (which the table's owner sends): keep it in place of the old.

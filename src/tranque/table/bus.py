@@ -36,6 +36,7 @@ class ToOwner(msgspec.Struct, tag="to_owner", frozen=True):
     watcher: bool = False
     last_seq: int | None = None
     msg: dict[str, Any] | None = None
+    nickname: str | None = None  # a watcher's, for the table's list of spectators
 
 
 class Frames(msgspec.Struct, tag="frames", frozen=True):

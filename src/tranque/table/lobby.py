@@ -27,13 +27,14 @@ import logging
 import math
 import random
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from tranque.table.bus import Bus, LocalHub
 from tranque.table.owner import RECENT, TableOwner, frame
 from tranque.table.ports import Clock, Entry, Lease, Leases, SoleLeases, TableStore, Thinker
 from tranque.table.relay import MOVED, Relay, RemoteTable
+from tranque.table.rematch import RematchSeats
 from tranque.table.service import (
     SeedSource,
     TableError,
@@ -87,6 +88,10 @@ class Lobby:
         self._reviving: dict[str, asyncio.Future[TableOwner | None]] = {}
         self._expiring: set[str] = set()  # expired here, the store's mark not yet committed
         self._chores: set[asyncio.Task[Any]] = set()
+        # The club's lobby of public tables, when the server has one: told of every change of
+        # a table here (``changed``) and of a table leaving this node (``gone``).
+        self.on_change: Callable[[TableOwner], None] | None = None
+        self.on_gone: Callable[[str], None] | None = None
         self.counts = {
             "created": 0, "rebuilt": 0, "expired": 0, "left_memory": 0, "revived": 0,
             "taken_over": 0, "lost": 0, "released": 0,
@@ -162,10 +167,13 @@ class Lobby:
             thinker=self.thinker,
             epoch=epoch,
             on_dropped=self._dropped,
+            on_change=self._changed,
         )
+        owner.on_rematch = self._rematch
         owner.recent.extend(recent)
         self.owners[svc.table_id] = owner
         owner.start()
+        self._changed(owner)
         if svc.over:
             self._arm(svc.table_id, self.linger, self._leave)
         elif not svc.started:
@@ -178,14 +186,24 @@ class Lobby:
         nickname: str,
         settings: TableSettings,
         seat: int | None,
+        *,
+        people: Sequence[tuple[int, str, str]] = (),
+        bots: Sequence[tuple[int, str]] = (),
     ) -> TableOwner:
+        """A new table, its host in ``seat``; a quick match's table comes with its ``people``
+        (seat, guest, nickname) and ``bots`` (seat, bot) seated, and starts at once."""
         table_id = await self.table_ids()
         svc = TableService(table_id, self.seed_source)
         now = self.clock.now()
         first = [Entry(1, "created", {"settings": settings.to_json(), "host": host}, now)]
         svc.apply(first[0])
-        if seat is not None:
-            e = Entry(svc.seq + 1, "sat", {"seat": seat, "guest": host, "nickname": nickname}, now)
+        seated = [(seat, host, nickname)] if seat is not None else []
+        for s, guest, nick in [*seated, *people]:
+            e = Entry(svc.seq + 1, "sat", {"seat": s, "guest": guest, "nickname": nick}, now)
+            svc.apply(e)
+            first.append(e)
+        for s, bot in bots:
+            e = Entry(svc.seq + 1, "bot_sat", {"seat": s, "bot": bot}, now)
             svc.apply(e)
             first.append(e)
         if settings.practice:
@@ -204,6 +222,16 @@ class Lobby:
         recent = [(e.seq, frame(svc.project(e))) for e in first]
         self.counts["created"] += 1
         return self._start(svc, recent, now, lease.epoch)
+
+    async def _rematch(self, owner: TableOwner, seats: RematchSeats) -> str:
+        """The next game of a finished table: a new table, its settings, the seats agreed."""
+        svc = owner.service
+        accepted = {guest for _, guest, _ in seats.people}
+        host = svc.host if svc.host in accepted or not accepted else seats.people[0][1]
+        new = await self.create(
+            host or "", "", svc.settings, None, people=seats.people, bots=seats.bots
+        )
+        return new.table_id
 
     async def get(self, table_id: str) -> TableOwner | None:
         """The table's owner if it is in memory here (routes that can answer from the store)."""
@@ -346,9 +374,18 @@ class Lobby:
                 self.store_ok = False
                 log.exception("the lease keeper could not reach the database")
 
+    def _changed(self, owner: TableOwner) -> None:
+        if self.on_change is not None:
+            self.on_change(owner)
+
+    def _gone(self, table_id: str) -> None:
+        if self.on_gone is not None:
+            self.on_gone(table_id)
+
     def _dropped(self, owner: TableOwner) -> None:
         """The owner stopped without its table being over (its lease lost, or its log could not
         be written): the table leaves memory, to be rebuilt from its log where it is wanted."""
+        self._gone(owner.table_id)
         if self.owners.get(owner.table_id) is owner:
             del self.owners[owner.table_id]
             self.counts["lost"] += 1
@@ -373,6 +410,7 @@ class Lobby:
             await owner.stop()
             owner.hand_over("table_moved", "this node is stopping: reconnect")
             del self.owners[tid]
+            self._gone(tid)
         with contextlib.suppress(Exception):
             await self.leases.release(held)
             self.counts["released"] += len(held)
@@ -403,6 +441,7 @@ class Lobby:
             self._arm(table_id, max(self.linger, 1.0), self._leave)
             return
         del self.owners[table_id]
+        self._gone(table_id)
         owner.close("table_over", f"table {table_id!r} is over: its record is in the store")
         self.counts["left_memory"] += 1
         log.info("finished table %s left memory", table_id)
@@ -415,6 +454,7 @@ class Lobby:
         if owner is None or owner.service.started:
             return
         del self.owners[table_id]
+        self._gone(table_id)
         owner.close("table_expired", _expired(table_id).message)
         self._expiring.add(table_id)
         self.counts["expired"] += 1

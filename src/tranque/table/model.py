@@ -50,6 +50,7 @@ class TableSettings:
     reading_wait: float = 20.0
     grace: float = 60.0  # a player away this long gets a bot in his seat
     bot: str = "heuristic"
+    public: bool = False  # listed in the lobby (else reached by its link only)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,6 +66,7 @@ class TableSettings:
             "reading_wait": self.reading_wait,
             "grace": self.grace,
             "bot": self.bot,
+            "public": self.public,
         }
 
     @staticmethod

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -32,6 +32,7 @@ from tranque.table.ports import (
     Thinker,
     ThinkRequest,
 )
+from tranque.table.rematch import Rematch, RematchSeats
 from tranque.table.service import TableError, TableService
 from tranque.table.thinking import ThreadThinker
 
@@ -40,6 +41,7 @@ log = logging.getLogger("tranque.table")
 _encode = msgspec.json.Encoder().encode
 RECENT = 512  # events kept in memory for a reconnecting client; older gaps get a full resync
 MAX_BATCH = 64
+PHRASE_GAP = 3.0  # seconds between two phrases of one person
 RETRY_AFTER = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # seconds between tries of a failed decision
 GOING_AWAY = 1001  # the WebSocket close code that tells a client to reconnect (to any node)
 
@@ -68,8 +70,16 @@ class TableOwner:
         thinker: Thinker | None = None,
         epoch: int | None = None,
         on_dropped: Callable[[TableOwner], None] | None = None,
+        on_change: Callable[[TableOwner], None] | None = None,
     ) -> None:
         self.service = service
+        # Told after anything that may change the table's line in the lobby (seats, the start,
+        # the end, spectators): the club's ``LobbyBoard.touch`` on a server; cheap, never blocks.
+        self.on_change = on_change
+        self.said: dict[str, float] = {}  # guest -> when he last said a phrase
+        # "Revancha" once the game is over; ``on_rematch`` opens the next game's table.
+        self.rematch: Rematch | None = None
+        self.on_rematch: Callable[[TableOwner, RematchSeats], Awaitable[str]] | None = None
         # The lease's fencing token every append carries (None on a single node); None again
         # once the table is over (its lease is gone: nothing is appended any more).
         self.epoch = epoch
@@ -230,6 +240,8 @@ class TableOwner:
             _, sub, last_seq = item
             self.subscribers.append(sub)
             sub.push(self._sync_frame(sub, last_seq))
+            if sub.watcher:
+                self._spectators_changed()
             seat = None if sub.watcher else svc.seat_of(sub.guest)
             if seat is not None and svc.started and not svc.over:
                 st = svc.seats[seat]
@@ -244,6 +256,10 @@ class TableOwner:
             _, sub = item
             if sub in self.subscribers:
                 self.subscribers.remove(sub)
+                if sub.watcher:
+                    self._spectators_changed()
+                elif self.rematch is not None:
+                    await self._open_rematch()  # the one who left was the last to answer
             seat = None if sub.watcher else svc.seat_of(sub.guest)
             if (
                 seat is not None
@@ -272,6 +288,12 @@ class TableOwner:
             sub.push(frame(cached))  # a resend gets the original answer
             return
         try:
+            if msg["type"] == "say":
+                self._say(sub, msg)
+                return
+            if msg["type"] == "rematch":
+                await self._rematch(sub, msg)
+                return
             entry = svc.command(guest, msg, self.clock.now())
         except TableError as exc:
             reply = {"type": "error", "id": cid, "code": exc.code, "message": exc.message}
@@ -363,6 +385,8 @@ class TableOwner:
 
     async def _after(self) -> None:
         svc = self.service
+        if self.on_change is not None:
+            self.on_change(self)
         if svc.over and not self.finished_saved and svc.record is not None:
             self.finished_saved = True
             try:
@@ -374,6 +398,70 @@ class TableOwner:
             self.epoch = None  # the lease went with the record: nothing is appended any more
             if self.on_over is not None:
                 self.on_over(self)
+
+    # -- phrases ----
+
+    def _say(self, sub: Subscriber, msg: dict[str, Any]) -> None:
+        """A fixed phrase to everyone at the table, now. Phrases are not logged: they change
+        nothing at the table, and a finished table (which is never appended to again) takes
+        them too. One per ``PHRASE_GAP`` seconds per person."""
+        guest = sub.guest or ""
+        seat = self.service.may_say(guest)
+        now = self.clock.now()
+        last = self.said.get(guest)
+        if last is not None and now - last < PHRASE_GAP:
+            raise TableError("rate_limited", f"one phrase every {PHRASE_GAP:g} seconds")
+        self.said[guest] = now
+        said = frame({"type": "said", "seat": seat, "phrase": msg["phrase"]})
+        for other in self.subscribers:
+            other.push(said)
+        sub.push(frame({"type": "ack", "id": msg.get("id"), "seq": self.service.seq}))
+
+    # -- the rematch ----
+
+    async def _rematch(self, sub: Subscriber, msg: dict[str, Any]) -> None:
+        svc = self.service
+        if not svc.over:
+            raise TableError("not_over", "a rematch is offered once the game is over")
+        seat = svc.seat_of(sub.guest)
+        if seat is None:
+            raise TableError("not_seated", "only the people at the table answer a rematch")
+        rm = self.rematch = self.rematch or Rematch()
+        if rm.table is not None:
+            raise TableError("rematch_open", f"the rematch is at table {rm.table} already")
+        rm.answer(seat, bool(msg["accept"]), bool(msg.get("swap")))
+        await self._open_rematch()
+        sub.push(frame({"type": "ack", "id": msg.get("id"), "seq": svc.seq}))
+
+    async def _open_rematch(self) -> None:
+        """Open the next game's table if everyone connected has answered; tell everyone."""
+        rm, svc = self.rematch, self.service
+        if rm is None or rm.table is not None:
+            return
+        connected = {svc.seat_of(s.guest) for s in self.subscribers if not s.watcher}
+        seats = {s for s in connected if s is not None}
+        if rm.ready(svc.seats, seats) and self.on_rematch is not None:
+            rm.table = await self.on_rematch(self, rm.seating(svc.seats))
+        data = frame(rm.to_json(svc.seats))
+        for other in self.subscribers:
+            other.push(data)
+
+    # -- spectators ----
+
+    def spectators(self) -> dict[str, Any]:
+        """Who watches: the count and the nicknames, one per guest (never a guest's id)."""
+        names: dict[str, str] = {}
+        for sub in self.subscribers:
+            if sub.watcher:
+                names[sub.guest or ""] = getattr(sub, "nickname", None) or "guest"
+        return {"count": len(names), "names": sorted(names.values())}
+
+    def _spectators_changed(self) -> None:
+        data = frame({"type": "spectators", **self.spectators()})
+        for sub in self.subscribers:
+            sub.push(data)
+        if self.on_change is not None:
+            self.on_change(self)
 
     # -- sending ----
 
@@ -428,6 +516,8 @@ class TableOwner:
                     msgspec.json.decode(f) | {"seq": s} for s, f in self.recent if s > last_seq
                 ]
         body["missed"] = missed
+        body["spectators"] = self.spectators()
+        body["rematch"] = None if self.rematch is None else self.rematch.to_json(svc.seats)
         return frame(body)
 
 

@@ -41,13 +41,19 @@ LOST = "the connection to the table's node was lost: reconnect"
 class RemoteSubscriber:
     """On the owner's node: a connection held by another node."""
 
-    __slots__ = ("conn", "guest", "node", "relay", "watcher")
+    __slots__ = ("conn", "guest", "nickname", "node", "relay", "watcher")
 
     def __init__(
-        self, relay: Relay, node: str, conn: int, guest: str | None, watcher: bool
+        self,
+        relay: Relay,
+        node: str,
+        conn: int,
+        guest: str | None,
+        watcher: bool,
+        nickname: str | None = None,
     ) -> None:
         self.relay, self.node, self.conn = relay, node, conn
-        self.guest, self.watcher = guest, watcher
+        self.guest, self.watcher, self.nickname = guest, watcher, nickname
 
     def push(self, frame: bytes) -> None:
         self.relay._outgoing(self.node, self.conn, frame)
@@ -80,7 +86,14 @@ class RemoteTable:
         self.conns[conn] = sub
         self.ids[sub] = conn
         self.relay._local[conn] = (sub, self)
-        self._send(sub, "attach", guest=sub.guest, watcher=sub.watcher, last_seq=last_seq)
+        self._send(
+            sub,
+            "attach",
+            guest=sub.guest,
+            watcher=sub.watcher,
+            last_seq=last_seq,
+            nickname=getattr(sub, "nickname", None),
+        )
 
     def command(self, sub: Subscriber, msg: dict[str, Any]) -> None:
         self._send(sub, "cmd", msg=msg)
@@ -215,7 +228,7 @@ class Relay:
                 # Not (or no longer) here: the relay's client reconnects and asks again.
                 self.bus.send(node, Close(msg.conn, GOING_AWAY, MOVED))
                 return
-            sub = RemoteSubscriber(self, node, msg.conn, msg.guest, msg.watcher)
+            sub = RemoteSubscriber(self, node, msg.conn, msg.guest, msg.watcher, msg.nickname)
             self._remote[key] = (sub, owner)
             owner.attach(sub, msg.last_seq)
             return

@@ -344,6 +344,19 @@ class TableService(TableViews):
         self._checked = (self.seq, s, move, after)
         return "played", {"seat": s, "move": move, "by": "person"}
 
+    def may_say(self, guest: str) -> int:
+        """The seat of a person who may say a phrase now, or TableError: only seated people,
+        and never while a hand is on (the rule book forbids any talk or sign between partners
+        during play): before the first deal, between hands, after the game."""
+        seat = self.seat_of(guest)
+        if seat is None:
+            raise TableError("not_seated", "only the people at the table say phrases")
+        if self.started and not self.over and self.game.phase in _HAND_ON:
+            raise TableError(
+                "phrase_during_hand", "no phrases while a hand is on: wait for its end"
+            )
+        return seat
+
     # -- what the table does by itself -----------------------------------------------------------
 
     def due(self, now: float) -> Entry | ThinkRequest | None:
@@ -725,6 +738,9 @@ class TableService(TableViews):
         self.timers[ACT[seat]] = ts + delay
 
     # -- what leaves the table ------------------------------------------------------------------
+
+
+_HAND_ON = (Phase.REDEAL, Phase.CHOOSE, Phase.PLAY)
 
 
 def _cv(c: LeadChoice | None) -> str | None:

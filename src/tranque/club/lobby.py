@@ -1,0 +1,150 @@
+"""``LobbyBoard``: the lobby of public tables, kept by every node for the tables it owns and
+read by every node for its lobby sockets.
+
+A table's owner calls ``touch`` after whatever may change its summary (a seat taken, the start,
+a spectator); the board keeps only the latest summary of each table and writes the ones that
+changed to the ``LobbyDirectory`` a few times a second, so that a burst of events costs one
+write. The same loop asks the directory's version and, when it moved, sends the whole listing
+to this node's lobby sockets: a listing is small (a line per table), and sending it whole
+means a socket that missed one can never be out of step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+from collections.abc import Callable
+from typing import Any
+
+from tranque.club.ports import LobbyDirectory
+
+log = logging.getLogger("tranque.club")
+
+TICK = 0.25  # seconds between two writes / looks
+Push = Callable[[dict[str, Any]], None]
+
+
+def summary(info: dict[str, Any], spectators: int) -> dict[str, Any] | None:
+    """A table's line in the lobby, from its ``info``; None when it is not listed (private,
+    or over). No seat's guest id leaves: nicknames and bot names only."""
+    settings = info["settings"]
+    if not settings.get("public") or info["over"]:
+        return None
+    rules = settings["rules"]
+    seats = [
+        {
+            "kind": s["kind"],
+            "nickname": s["nickname"] if s["kind"] != "empty" else None,
+            "bot": s["bot"],
+            "rating": None,  # the ratings' engineer fills this in
+        }
+        for s in info["seats"]
+    ]
+    free = sum(1 for s in info["seats"] if s["kind"] == "empty")
+    return {
+        "table": info["table"],
+        "variant": rules if isinstance(rules, str) else "custom",
+        "move_clock": settings["move_clock"],
+        "seats": seats,
+        "free": free,
+        "spectators": spectators,
+        "status": "playing" if info["started"] else "waiting",
+    }
+
+
+class LobbyBoard:
+    def __init__(self, directory: LobbyDirectory, *, tick: float = TICK) -> None:
+        self.directory = directory
+        self.tick = tick
+        # A directory whose entries expire (Redis) needs them written again now and then.
+        ttl = getattr(directory, "ttl", math.inf)
+        self.refresh = ttl / 3 if math.isfinite(ttl) else math.inf
+        self.mine: dict[str, dict[str, Any]] = {}  # this node's listed tables
+        self.dirty: dict[str, dict[str, Any] | None] = {}
+        self.sockets: set[Push] = set()
+        self.seen = -1
+        self.last: dict[str, Any] = {"type": "lobby", "tables": []}
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="lobby board")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    def touch(self, info: dict[str, Any], spectators: int) -> None:
+        """A table of this node may have changed (called by its owner: cheap, never blocks)."""
+        table = info["table"]
+        line = summary(info, spectators)
+        if line == self.mine.get(table) and table not in self.dirty:
+            return
+        if line is None:
+            self.mine.pop(table, None)
+        else:
+            self.mine[table] = line
+        self.dirty[table] = line
+
+    def gone(self, table: str) -> None:
+        """The table left this node (over, dropped, moved): out of the lobby, for this node."""
+        if self.mine.pop(table, None) is not None:
+            self.dirty[table] = None
+
+    async def subscribe(self, push: Push) -> None:
+        """A lobby socket: the listing now, then every change."""
+        self.sockets.add(push)
+        if self.seen < 0:
+            await self._look()
+        push(self.last)
+
+    def unsubscribe(self, push: Push) -> None:
+        self.sockets.discard(push)
+
+    async def listing(self) -> list[dict[str, Any]]:
+        await self.flush()
+        _, tables = await self.directory.listing()
+        return _ordered(tables)
+
+    async def flush(self) -> None:
+        dirty, self.dirty = self.dirty, {}
+        for table, line in dirty.items():
+            if line is None:
+                await self.directory.remove(table)
+            else:
+                await self.directory.put(table, line)
+
+    async def _look(self) -> None:
+        version = await self.directory.version()
+        if version == self.seen:
+            return
+        self.seen, tables = await self.directory.listing()
+        self.last = {"type": "lobby", "tables": _ordered(tables)}
+        for push in list(self.sockets):
+            push(self.last)
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        refreshed = loop.time()
+        while True:
+            try:
+                if loop.time() - refreshed >= self.refresh:
+                    refreshed = loop.time()
+                    for table, line in self.mine.items():
+                        self.dirty.setdefault(table, line)
+                await self.flush()
+                await self._look()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("the lobby could not be reached", exc_info=True)
+            await asyncio.sleep(self.tick)
+
+
+def _ordered(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tables with free seats first (fewest free first: closest to starting), then the ones
+    being played; by id within each, so that the order is stable."""
+    return sorted(tables, key=lambda t: (t["status"] != "waiting", t["free"], t["table"]))

@@ -1,0 +1,153 @@
+"""The ports of the club, and their in-process adapters for one node.
+
+``MatchQueue``: the quick-match queue, one for every node of a cluster (``runtime.redis_queue``)
+or this process's own (``LocalQueue``). Forming tables is the adapter's atomic step: whichever
+node takes a group of tickets out of the queue is the only one that seats them.
+
+``LobbyDirectory``: the public tables' summaries that the lobby lists, every node's
+(``runtime.redis_lobby``) or this process's (``LocalDirectory``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tranque.club.matching import Seating, Ticket, form_tables
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a ticket was seated: its table and seat."""
+
+    table: str
+    seat: int
+
+
+class QueueError(Exception):
+    """A refused queue request (a code and a sentence, as a table's ``TableError``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class MatchQueue(Protocol):
+    async def join(self, ticket: Ticket) -> None:
+        """Put the ticket in its variant's queue (replacing the guest's earlier ticket, if
+        any); ``party_full`` if its party has two others waiting already."""
+        ...
+
+    async def leave(self, guest: str) -> bool:
+        """Take the guest out of the queue; False if he was not in it (or was just seated)."""
+        ...
+
+    async def take(self, variant: str, now: float, fill: float) -> list[Seating]:
+        """Atomically remove and return the tables ``form_tables`` makes of the variant's
+        queue now: no ticket is ever returned to two callers."""
+        ...
+
+    async def place(self, placements: dict[str, Placement]) -> None:
+        """Say where seated guests sit (kept a minute, for their nodes to read)."""
+        ...
+
+    async def placed(self, guests: Iterable[str]) -> dict[str, Placement]:
+        """Where each of these guests was seated, for those who were (each is told once)."""
+        ...
+
+    async def waiting(self, variant: str) -> int:
+        """How many people wait for the variant."""
+        ...
+
+    async def present(self, guests: Iterable[str]) -> set[str]:
+        """Those of these guests who have a ticket in the queue now."""
+        ...
+
+
+def party_too_full(tickets: Iterable[Ticket], ticket: Ticket) -> bool:
+    """A party is two friends: a third one with its link is refused."""
+    if ticket.party is None:
+        return False
+    mates = [t for t in tickets if t.party == ticket.party and t.guest != ticket.guest]
+    return len(mates) >= 2
+
+
+class LocalQueue:
+    """The queue of one node, in memory."""
+
+    def __init__(self) -> None:
+        self.tickets: dict[str, Ticket] = {}
+        self.placements: dict[str, Placement] = {}
+
+    async def join(self, ticket: Ticket) -> None:
+        if party_too_full(self.tickets.values(), ticket):
+            raise QueueError("party_full", "that party has two friends in it already")
+        self.tickets[ticket.guest] = ticket
+        self.placements.pop(ticket.guest, None)
+
+    async def leave(self, guest: str) -> bool:
+        return self.tickets.pop(guest, None) is not None
+
+    async def take(self, variant: str, now: float, fill: float) -> list[Seating]:
+        mine = [t for t in self.tickets.values() if t.variant == variant]
+        tables = form_tables(mine, now, fill=fill)
+        for seating in tables:
+            for t in seating.people:
+                del self.tickets[t.guest]
+        return tables
+
+    async def place(self, placements: dict[str, Placement]) -> None:
+        self.placements.update(placements)
+
+    async def placed(self, guests: Iterable[str]) -> dict[str, Placement]:
+        return {g: self.placements.pop(g) for g in guests if g in self.placements}
+
+    async def waiting(self, variant: str) -> int:
+        return sum(1 for t in self.tickets.values() if t.variant == variant)
+
+    async def present(self, guests: Iterable[str]) -> set[str]:
+        return {g for g in guests if g in self.tickets}
+
+
+class LobbyDirectory(Protocol):
+    async def put(self, table: str, summary: dict[str, Any]) -> None:
+        """Show the table in the lobby with this summary (replacing the last one)."""
+        ...
+
+    async def remove(self, table: str) -> None: ...
+
+    async def listing(self) -> tuple[int, list[dict[str, Any]]]:
+        """A version (changes with every put and remove) and every summary."""
+        ...
+
+    async def version(self) -> int:
+        """The version alone: cheap enough to ask several times a second."""
+        ...
+
+
+class LocalDirectory:
+    """The lobby of one node, in memory."""
+
+    ttl = math.inf
+
+    def __init__(self) -> None:
+        self.summaries: dict[str, dict[str, Any]] = {}
+        self._version = 0
+
+    async def put(self, table: str, summary: dict[str, Any]) -> None:
+        if self.summaries.get(table) != summary:
+            self.summaries[table] = summary
+            self._version += 1
+
+    async def remove(self, table: str) -> None:
+        if self.summaries.pop(table, None) is not None:
+            self._version += 1
+
+    async def listing(self) -> tuple[int, list[dict[str, Any]]]:
+        return self._version, list(self.summaries.values())
+
+    async def version(self) -> int:
+        return self._version
