@@ -99,8 +99,8 @@ class LoginLimits:
     its refill. With the defaults, a name takes 5 quick failures, then one a second up to 10,
     one every 30 s up to 20, then one every 5 minutes; a client address ten times as many."""
 
-    per_name: Tier = Tier(10, 10 / 60)
-    per_client: Tier = Tier(30, 30 / 60)
+    per_name: Tier = Tier(30, 30 / 60)
+    per_client: Tier = Tier(60, 1.0)
     name_failures: Sequence[Tier] = (Tier(5, 1.0), Tier(10, 1 / 30), Tier(20, 1 / 300))
     client_failures: Sequence[Tier] = (Tier(50, 10.0), Tier(100, 1 / 3), Tier(200, 1 / 30))
 
