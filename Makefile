@@ -6,8 +6,9 @@ BIN := $(VENV)/bin
 SERVER_STAMP := $(VENV)/.installed-server
 DEV_STAMP := $(VENV)/.installed-dev
 CHROMIUM ?= /usr/bin/chromium
+NGINX ?= /usr/sbin/nginx
 
-.PHONY: run play test test-fast lint typecheck browser bench clean
+.PHONY: run play test test-fast lint typecheck browser nginx bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -46,7 +47,17 @@ browser:
 	    echo "Chromium is missing: run 'sudo apt-get install chromium'"; exit 1; \
 	  fi; }
 
-test: lint typecheck browser
+# The load balancer example (deploy/nginx/tranque.conf) is tested with Debian's nginx, run by
+# the test itself in the foreground (the package's own service is not needed).
+nginx:
+	@test -x $(NGINX) || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx; \
+	  else \
+	    echo "nginx is missing: run 'sudo apt-get install nginx'"; exit 1; \
+	  fi; }
+
+test: lint typecheck browser nginx
 	$(BIN)/pytest
 
 test-fast: $(DEV_STAMP)

@@ -106,6 +106,9 @@ def test_python_dash_m_tranque_and_the_version() -> None:
         (["play"], "bots"),
         (["arena", "heuristic", "random", "--deals", "1"], "bots"),
         (["bench", "server", "--seconds", "1"], None),
+        (["analyze", str(GOLDEN / "ejemplo-1-pegarse.json")], "bots"),
+        (["analyze", str(GOLDEN / "ejemplo-1-pegarse.json"), "--hindsight", "--json"], "bots"),
+        (["bench", "analysis", "--hands", "1"], "bots"),
         (["arena", "random", "random", "--deals", "1", "--plot", "never-written.png"], "plot"),
     ],
 )

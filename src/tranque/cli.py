@@ -25,6 +25,7 @@ _COMMAND_MODULES = (
     "tranque.commands.bench",
     "tranque.fair.commands",
     "tranque.arena.commands",
+    "tranque.analysis.commands",
     "tranque.server.commands",
 )
 

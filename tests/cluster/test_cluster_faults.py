@@ -284,6 +284,16 @@ def test_nodes_starting_at_once_on_an_empty_database_migrate_once_and_all_serve(
             await con.close()
         for node in cluster.nodes:
             assert await _ready(node.base)
+        # One signing secret for all, though each made one at start: a token of one is good at all.
+        guest = await new_guest(cluster.bases[0], "anyone")
+        import httpx
+
+        for base in cluster.bases:
+            async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+                renewed = await http.post(
+                    "/api/guests/renew", headers={"Authorization": f"Bearer {guest['token']}"}
+                )
+                assert renewed.status_code == 200, renewed.text
         # And they serve one another's tables.
         tid, clients = await _table(Cluster(cluster.nodes[1:]), b"start")
         await _finish(clients, await _play(clients), cluster.bases[0])

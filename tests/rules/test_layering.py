@@ -17,6 +17,7 @@ ALLOWED: dict[str, set[str]] = {
     "fair": {"rules", "commands"},
     "bots": {"rules"},
     "arena": {"rules", "bots", "commands"},
+    "analysis": {"rules", "bots", "commands"},
     "table": {"rules", "fair", "bots"},
     "store": {"rules", "table", "club"},
     "runtime": {"rules", "bots", "table"},
@@ -72,8 +73,8 @@ NO_PROCESSES_NOR_SOCKETS = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("room", ["table", "club"])
-def test_a_logic_room_starts_no_process_and_opens_no_socket(room: str) -> None:
+@pytest.mark.parametrize("room", ["table", "analysis", "club"])
+def test_the_logic_rooms_start_no_process_and_open_no_socket(room: str) -> None:
     paths = list((SRC / room).rglob("*.py"))
     assert paths, f"{room} has no modules"
     for path in paths:

@@ -157,7 +157,8 @@ def test_a_table_that_never_starts_expires_and_is_not_rebuilt(server_factory: An
         base = sp.start()
         s = await stats(base)
         assert s["since_start"] == {
-            "created": 0, "rebuilt": 1, "expired": 0, "left_memory": 0, "revived": 0
+            "created": 0, "rebuilt": 1, "expired": 0, "left_memory": 0, "revived": 0,
+            "taken_over": 0, "lost": 0, "released": 0,
         }  # fmt: skip
         assert "Traceback" not in sp.errors()
 

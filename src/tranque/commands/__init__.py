@@ -7,9 +7,11 @@ function; when the import fails, the CLI names the extra (``EXTRA_OF``) in one l
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 # Which extra of ``pip install 'tranque[...]'`` brings each third-party package the commands use.
 EXTRA_OF = {
@@ -80,3 +82,25 @@ def parse_json(text: str, what: str) -> object:
         raise CommandError(f"{what} is nested too deeply to be a record") from None
     except ValueError as exc:
         raise CommandError(f"{what} is not usable JSON: {exc}") from None
+
+
+def bench_subparsers(subparsers: Any) -> Any:
+    """The ``bench`` command's subparsers, whichever room created ``bench`` first: each room adds
+    its own benchmark (``tranque bench engine``, ``server``, ``analysis``, ...)."""
+    existing = subparsers.choices.get("bench")
+    if existing is None:
+        existing = subparsers.add_parser("bench", help="benchmarks that print figures")
+        existing.set_defaults(func=lambda args: existing.print_help() or 2)
+    for action in existing._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    return existing.add_subparsers(dest="bench_command", metavar="BENCH")
+
+
+def print_figures(result: dict[str, Any], as_json: bool) -> None:
+    """A benchmark's figures: JSON, or one ``name value`` line each."""
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return
+    for k, v in result.items():
+        print(f"{k:32} {v}")

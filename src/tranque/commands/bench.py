@@ -15,16 +15,14 @@ import random
 import time
 from typing import Any
 
-from tranque.commands import CommandError
+from tranque.commands import CommandError, bench_subparsers
 from tranque.rules.dealing import random_deal
 from tranque.rules.hand import HandState
 from tranque.rules.variants import HAVANA
 
 
 def register(subparsers: Any) -> None:
-    bench = subparsers.add_parser("bench", help="benchmarks that print figures")
-    bench.set_defaults(func=lambda args: bench.print_help() or 2)
-    kinds = bench.add_subparsers(dest="bench_command", metavar="BENCH")
+    kinds = bench_subparsers(subparsers)
     engine = kinds.add_parser("engine", help="random complete hands per second, one core")
     engine.add_argument("--seconds", type=float, default=3.0, help="time per path (3)")
     engine.add_argument("--json", action="store_true", help="print the figures as JSON")

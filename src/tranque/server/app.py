@@ -119,8 +119,7 @@ class Server:
         self.store = store
         kept = await store.get_meta("secret")
         if kept is None and self.config.secret is None:
-            kept = secrets.token_hex(32)
-            await store.set_meta("secret", kept)
+            kept = await store.keep_meta("secret", secrets.token_hex(32))
         if self.config.secret is None:
             assert kept is not None
             secret, old = kept, self.config.old_secrets

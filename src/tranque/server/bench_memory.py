@@ -30,8 +30,8 @@ from typing import Any
 
 import httpx
 
-from tranque.commands import CommandError
-from tranque.server.bench import print_figures, start_server, stop_process
+from tranque.commands import CommandError, print_figures
+from tranque.server.bench import start_server, stop_process
 
 FAIR_WINDOW = 3.0  # the server's default: a hand is dealt this long after it is seeded
 CHOOSE_WINDOW = 1.0  # Salgo / Sal tú and redeal windows: short, to reach the plays quickly

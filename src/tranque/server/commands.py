@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tranque.commands import CommandError
+from tranque.commands import CommandError, bench_subparsers
 
 # The flags whose default comes from an environment variable, and that variable.
 _ENV = {
@@ -69,6 +69,10 @@ def register(subparsers: Any) -> None:
     add("--pass-delay", default="1", metavar="S", help="default 1")
     add("--bot-delay", default="0.8", metavar="S", help="default 0.8")
     add("--between-hands", default="4", metavar="S", help="default 4")
+    add(
+        "--reading-wait", default="20", metavar="S",
+        help="seconds more the next hand may wait for a person still reading the last (20)",
+    )  # fmt: skip
     add("--grace", default="60", metavar="S", help="default 60")
     add("--fair-window", default="3", metavar="S", help="default 3")
     add("--choose-window", default="15", metavar="S")
@@ -164,7 +168,7 @@ def register(subparsers: Any) -> None:
     mig.add_argument("--db", default="sqlite:///tranque.db", help="database URL")
     mig.set_defaults(func=run_migrate)
 
-    bench = _bench_parser(subparsers)
+    bench = bench_subparsers(subparsers)
     sb = bench.add_parser(
         "server",
         help="N tables of four WebSocket clients against a real server process",
@@ -209,17 +213,9 @@ def register(subparsers: Any) -> None:
     mem.add_argument("--json", action="store_true", help="print the figures as JSON")
     mem.set_defaults(func=_run_bench_memory)
 
+    from tranque.server.bench_cluster import register as register_bench_cluster
 
-def _bench_parser(subparsers: Any) -> Any:
-    """The ``bench`` command's subparsers, whoever created ``bench`` first."""
-    existing = subparsers.choices.get("bench")
-    if existing is None:
-        existing = subparsers.add_parser("bench", help="benchmarks that print figures")
-        existing.set_defaults(func=lambda args: existing.print_help() or 2)
-    for action in existing._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action
-    return existing.add_subparsers(dest="bench_command", metavar="BENCH")
+    register_bench_cluster(bench)
 
 
 def _run_bench(args: argparse.Namespace) -> int:
@@ -331,7 +327,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     out["port"] = _integer(args, "port", 0, 65535)
     check_db_url(args.db)
     out["move_clock"] = _number(args, "move_clock", 0.5, 600)
-    for dest in ("pass_delay", "bot_delay", "between_hands", "fair_window"):
+    for dest in ("pass_delay", "bot_delay", "between_hands", "fair_window", "reading_wait"):
         out[dest] = _number(args, dest, 0, 600)
     for dest in ("grace", "choose_window", "redeal_window"):
         out[dest] = _number(args, dest, 0, 3600)
@@ -422,6 +418,7 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         pass_delay=v["pass_delay"],
         bot_delay=v["bot_delay"],
         between_hands=v["between_hands"],
+        reading_wait=v["reading_wait"],
         grace=v["grace"],
         fair_window=v["fair_window"],
         choose_window=v["choose_window"],

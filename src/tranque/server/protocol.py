@@ -87,8 +87,21 @@ class Play(_Msg, tag="play"):
     move: str
 
 
-ClientMessage = Hello | Sync | Ping | Sit | AddBot | Leave | Ready | Reveal | Redeal | Choose | Play
-TABLE_COMMANDS = ("sit", "add_bot", "leave", "ready", "reveal", "redeal", "choose", "play")
+class Reading(_Msg, tag="reading"):
+    """Between two hands: ``done`` false asks the next hand to wait while I read the end of
+    ``hand`` (for the table's reading wait at most), true says I have read it."""
+
+    id: str
+    hand: int
+    done: bool
+
+
+ClientMessage = (
+    Hello | Sync | Ping | Sit | AddBot | Leave | Ready | Reveal | Redeal | Choose | Play | Reading
+)
+TABLE_COMMANDS = (
+    "sit", "add_bot", "leave", "ready", "reveal", "redeal", "choose", "play", "reading",
+)  # fmt: skip
 MESSAGE_TYPES = ("hello", "sync", "ping", *TABLE_COMMANDS)
 
 decoder = msgspec.json.Decoder(ClientMessage)

@@ -398,6 +398,21 @@ class Store:
             row = (await conn.execute(sa.select(meta.c.value).where(meta.c.key == key))).first()
             return None if row is None else row.value
 
+    async def keep_meta(self, key: str, value: str) -> str:
+        """Store ``value`` under ``key`` unless a value is there already; return the one kept.
+        Atomic: of nodes starting together with no secret, all keep the first one's."""
+        async with self._begin() as conn:
+            await conn.execute(
+                sa.text(
+                    "INSERT INTO meta (key, value) VALUES (:key, :value)"
+                    " ON CONFLICT (key) DO NOTHING"
+                ),
+                {"key": key, "value": value},
+            )
+            row = (await conn.execute(sa.select(meta.c.value).where(meta.c.key == key))).first()
+        assert row is not None
+        return str(row.value)
+
     async def set_meta(self, key: str, value: str) -> None:
         async with self._begin() as conn:
             updated = await conn.execute(meta.update().where(meta.c.key == key).values(value=value))

@@ -46,6 +46,8 @@ class TableSettings:
     pass_delay: float = 1.0  # forced passes, the same for everyone
     bot_delay: float = 0.8  # a bot's "thinking" pause, so that people can follow
     between_hands: float = 4.0  # the finished hand stays face up this long
+    # ... and up to this much longer while a person says he is still reading it (``reading``).
+    reading_wait: float = 20.0
     grace: float = 60.0  # a player away this long gets a bot in his seat
     bot: str = "heuristic"
 
@@ -60,6 +62,7 @@ class TableSettings:
             "pass_delay": self.pass_delay,
             "bot_delay": self.bot_delay,
             "between_hands": self.between_hands,
+            "reading_wait": self.reading_wait,
             "grace": self.grace,
             "bot": self.bot,
         }

@@ -92,6 +92,10 @@ class TableStore(EventLog, Protocol):
 
     async def set_meta(self, key: str, value: str) -> None: ...
 
+    async def keep_meta(self, key: str, value: str) -> str:
+        """``value`` stored under ``key`` unless one is there already: the one kept."""
+        ...
+
     async def add_guest(self, guest_id: str, nickname: str, ts: float) -> None: ...
 
 

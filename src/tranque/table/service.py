@@ -73,6 +73,10 @@ class TableService(TableViews):
         self.published: dict[int, dict[str, Any]] = {}  # hand -> fairness section
         self.choices: dict[int, LeadChoice | None] = {}
         self.timers: dict[str, float] = {}
+        # Between two hands: the seats of the people still reading the last one's end, and when
+        # it ended (the pause runs from there: see ``_pace_next_hand``).
+        self.reading: set[int] = set()
+        self.hand_ended_at = 0.0
         self.replies: dict[tuple[str, str], dict[str, Any]] = {}
         self.last_ts = 0.0
         self.record: dict[str, Any] | None = None  # set once the match (the game) is over
@@ -287,6 +291,27 @@ class TableService(TableViews):
             raise TableError("malformed", "a choice is 'salgo' or 'sal_tu'") from None
         return "chose", {"seat": s, "choice": choice.value, "by": "person"}
 
+    def _cmd_reading(
+        self, guest: str, seat: int | None, msg: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        """Between two hands a person asks the next one to wait while he reads the end of the
+        last (``done`` false), or says he has read it (``done`` true)."""
+        self._need_running()
+        s = self._need_seat(seat)
+        hand = msg["hand"]
+        fair = self.fair
+        between = "hand" in self.timers and fair is not None and fair.hand in self.published
+        if not between or fair is None or fair.hand != hand:
+            raise TableError(
+                "not_between_hands", f"hand {hand} is not the hand just ended, or the next began"
+            )
+        done = bool(msg["done"])
+        if done and s not in self.reading:
+            raise TableError("not_reading", "you did not ask the next hand to wait")
+        if not done and s in self.reading:
+            raise TableError("duplicate", "the next hand already waits for you")
+        return "reading", {"seat": s, "hand": hand, "done": done}
+
     def _cmd_play(
         self, guest: str, seat: int | None, msg: dict[str, Any]
     ) -> tuple[str, dict[str, Any]]:
@@ -487,6 +512,7 @@ class TableService(TableViews):
 
     def _on_hand_seed(self, d: dict[str, Any], ts: float) -> None:
         self.timers.pop("hand", None)
+        self.reading.clear()
         kinds = tuple(SeatKind.BOT if seat.bot_plays else SeatKind.PERSON for seat in self.seats)
         self.fair = FairHand(d["hand"], bytes.fromhex(d["server_seed"]), kinds)  # type: ignore[arg-type]
         if self.fair.persons():
@@ -566,7 +592,16 @@ class TableService(TableViews):
             self.match = self.match.add_game(self.game)
             if self.over:
                 self.record = self.table_record()
+        if hand_ended:
+            self.hand_ended_at = ts
         self._changed(ts, between=hand_ended)
+
+    def _on_reading(self, d: dict[str, Any], ts: float) -> None:
+        if d["done"]:
+            self.reading.discard(d["seat"])
+        else:
+            self.reading.add(d["seat"])
+        self._pace_next_hand(ts)
 
     def _on_next_game(self, d: dict[str, Any], ts: float) -> None:
         """The match goes on: a new game at the same seats, scores from 0, hands counting on."""
@@ -581,6 +616,9 @@ class TableService(TableViews):
         seat = self.seats[d["seat"]]
         seat.away_since = ts
         seat.returning = False
+        if d["seat"] in self.reading:  # nobody waits for a reader who has gone
+            self.reading.discard(d["seat"])
+            self._pace_next_hand(ts)
         if not seat.taken_over and not self.over:
             self.timers[GRACE[d["seat"]]] = ts + self.settings.grace
 
@@ -608,6 +646,7 @@ class TableService(TableViews):
         shift = d["shift"]
         for k in list(self.timers):
             self.timers[k] += shift
+        self.hand_ended_at += shift
         for s, seat in enumerate(self.seats):
             if seat.kind == "person" and seat.away_since is None and self.started and not self.over:
                 seat.away_since = ts
@@ -642,7 +681,9 @@ class TableService(TableViews):
             self.timers["next_game"] = ts + st.between_hands
             return
         if game.phase is Phase.DEAL:
-            if "deal" not in self.timers:
+            # A pause already running between hands keeps its end (a player coming back in it
+            # does not cut it short).
+            if "deal" not in self.timers and (between or "hand" not in self.timers):
                 self.timers["hand"] = ts + (st.between_hands if between else 0.0)
             return
         if game.phase is Phase.REDEAL:
@@ -660,6 +701,18 @@ class TableService(TableViews):
                 self.timers[ACT[s]] = ts + st.pass_delay
             else:
                 self._arm(s, ts, st.move_clock)
+
+    def _pace_next_hand(self, ts: float) -> None:
+        """When the next hand starts: ``between_hands`` after the last one ended, or up to
+        ``reading_wait`` later while somebody still reads it; never in the past (once the last
+        reader is done after the short pause, the hand starts at once)."""
+        if "hand" not in self.timers:
+            return
+        st = self.settings
+        start = self.hand_ended_at + st.between_hands
+        if self.reading:
+            start += st.reading_wait
+        self.timers["hand"] = max(start, ts)
 
     def _arm(
         self, seat: int, ts: float, window: float, old: dict[str, float] | None = None

@@ -37,6 +37,7 @@ class TableViews:
     published: dict[int, dict[str, Any]]
     choices: dict[int, LeadChoice | None]
     timers: dict[str, float]
+    reading: set[int]
 
     @property
     def over(self) -> bool:
@@ -138,6 +139,13 @@ class TableViews:
             out["counts"] = [n] * 4
         if phase is Phase.PLAY and hand is not None and not hand.is_over:
             out["deadline"] = self.actor_deadline(hand.turn)
+        # Between hands (or games): when the next one starts, and who it waits for.
+        nxt = self.timers.get("hand")
+        if nxt is None:
+            nxt = self.timers.get("next_game")
+        if nxt is not None:
+            out["next_hand"] = nxt
+            out["reading"] = sorted(self.reading)
         return out
 
     def seat_state(self, seat: int) -> dict[str, Any]:
@@ -276,6 +284,8 @@ class TableViews:
                 assert hand is not None
                 out["n"] = len(hand.moves) - 1
             out["hand"] = self.fair.hand if self.fair else self.game.hand_number
+        elif t == "reading":
+            out.update(seat=d["seat"], hand=d["hand"], done=d["done"])
         elif t == "next_game":
             out.update(game=d["game"], hand=d["hand"], match=self.match_json())
         elif t == "resumed":

@@ -1,0 +1,442 @@
+"""``tranque bench cluster``: N nodes on PostgreSQL and Redis, and tables spread over them.
+
+Each run makes its own PostgreSQL database on the server ``--db`` names and drops it at the end;
+with more than one node it also claims an empty Redis database (one with no key, marked with a
+key of its own at once, so two benches never share one) and flushes it at the end: nothing of
+anyone else's is ever touched. The nodes are ``tranque serve --db ... --redis ... --port P --node
+nodeI`` processes (one node runs without ``--redis``, as a single server does); the tables of four
+people are the load process's (``bench_cluster_load``), spread so that every table has
+recipients on several nodes.
+
+Without ``--kill-every`` the same load is first run on one node, then on N, in the same
+invocation: the CPU per move with recipients across nodes is compared with one node's on the
+same machine at the same moment, the only comparison a shared machine allows. With
+``--kill-every S`` a random node is killed (SIGKILL, its bot workers with it) every S seconds
+and started again on its port; the load process is told which tables it owned, and reports how
+long each took to move again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from tranque.commands import CommandError
+
+CPU_PER_MOVE_BAR = 1.25  # the cluster's CPU per move over one node's, at most (issue 11)
+CLAIM = "tranque:bench-cluster"  # the key that marks a Redis database as this bench's
+
+
+def register(bench: Any) -> None:
+    """``bench cluster`` under the ``bench`` command's subparsers."""
+    sc = bench.add_parser(
+        "cluster",
+        help="N nodes on PostgreSQL and Redis, T tables of four spread over them",
+        description="Start N nodes on a fresh PostgreSQL database (and a Redis one) and T tables "
+        "of 4 clients whose seats are on different nodes; then the same on one node, to compare. "
+        "With --kill-every, kill a random node every S seconds and start it again.",
+    )
+    sc.add_argument("--nodes", type=int, required=True, metavar="N")
+    sc.add_argument("--tables", type=int, required=True, metavar="T")
+    sc.add_argument(
+        "--rate", type=float, default=1.0, metavar="R", help="moves/s per table (1; 0: flat out)"
+    )
+    sc.add_argument(
+        "--kill-every",
+        type=float,
+        default=None,
+        metavar="S",
+        help="SIGKILL a random node every S seconds and restart it; reports takeovers, games "
+        "finished and events lost (no one-node run then)",
+    )
+    sc.add_argument("--seconds", type=float, default=20.0, help="measuring time (20)")
+    sc.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (3)")
+    sc.add_argument("--workers", type=int, default=1, help="bot workers per node (1)")
+    sc.add_argument(
+        "--db",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="a PostgreSQL database to connect to; each run makes its own database beside it and "
+        "drops it (postgresql://postgres@127.0.0.1:5432/postgres)",
+    )
+    sc.add_argument(
+        "--redis",
+        default="redis://127.0.0.1:6379",
+        help="the Redis server; with a /K path, database K (it must be empty), else the first "
+        "empty one from 15 down (redis://127.0.0.1:6379)",
+    )
+    sc.add_argument("--json", action="store_true", help="print the figures as JSON")
+    sc.set_defaults(func=run_cluster)
+
+
+def _check(args: argparse.Namespace) -> None:
+    if not 1 <= args.nodes <= 16:
+        raise CommandError(f"--nodes must be 1 to 16, not {args.nodes}")
+    if args.tables < 1:
+        raise CommandError(f"--tables must be at least 1, not {args.tables}")
+    if args.rate < 0:
+        raise CommandError(f"--rate must be 0 (flat out) or more, not {args.rate:g}")
+    if not 0 < args.seconds <= 3600 or not 0 <= args.warmup <= 600:
+        raise CommandError("--seconds must be more than 0 (at most 3600), --warmup 0 to 600")
+    if args.kill_every is not None and not 0 < args.kill_every < args.seconds:
+        raise CommandError(
+            f"--kill-every must be more than 0 and less than --seconds ({args.seconds:g}), "
+            f"or no node is ever killed; not {args.kill_every:g}"
+        )
+    if args.workers < 1:
+        raise CommandError(f"--workers must be at least 1, not {args.workers}")
+    if urlsplit(args.db).scheme not in ("postgresql", "postgres"):
+        raise CommandError(f"--db is a postgresql:// URL, not {args.db!r}")
+    redis = urlsplit(args.redis)
+    if redis.scheme != "redis" or not (redis.path.strip("/") or "0").isdigit():
+        raise CommandError(f"--redis is redis://HOST:PORT[/K], not {args.redis!r}")
+
+
+# -- PostgreSQL and Redis ---------------------------------------------------------------------
+
+
+def _pg(url: str, sql: str, *params: Any) -> list[Any]:
+    """One statement on its own connection (CREATE DATABASE cannot run in a transaction)."""
+    import asyncpg
+
+    async def run() -> list[Any]:
+        conn = await asyncpg.connect(url, timeout=10)
+        try:
+            return list(await conn.fetch(sql, *params))
+        finally:
+            await conn.close()
+
+    try:
+        return asyncio.run(run())
+    except (OSError, asyncpg.PostgresError) as exc:
+        raise CommandError(f"PostgreSQL at {_where(url)}: {exc}") from None
+
+
+def _where(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.hostname}:{parts.port or ''}{parts.path}"
+
+
+@contextlib.contextmanager
+def fresh_database(admin: str) -> Iterator[tuple[str, str]]:
+    """A fresh database on ``admin``'s server, dropped afterwards: its URL and its name."""
+    name = f"tranque_bench_{secrets.token_hex(4)}"
+    _pg(admin, f'CREATE DATABASE "{name}"')
+    try:
+        yield urlsplit(admin)._replace(path="/" + name).geturl(), name
+    finally:
+        _pg(admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def claimed_redis(url: str) -> Iterator[str]:
+    """An empty Redis database claimed for this run, flushed afterwards: its URL."""
+    import redis
+
+    parts = urlsplit(url)
+    asked = parts.path.strip("/")
+    server = parts._replace(path="").geturl()
+    numbers = [int(asked)] if asked else range(15, 0, -1)
+    claimed = None
+    try:
+        for k in numbers:
+            r = redis.Redis.from_url(f"{server}/{k}", socket_timeout=10)
+            # Empty, and ours from this instant: another bench finds the key and goes on.
+            if r.dbsize() == 0 and r.set(CLAIM, str(os.getpid()), nx=True):
+                claimed = r
+                break
+            r.close()
+    except redis.RedisError as exc:
+        raise CommandError(f"Redis at {parts.netloc}: {exc}") from None
+    if claimed is None:
+        which = f"database {asked} has keys" if asked else "no database 1-15 is empty"
+        raise CommandError(f"--redis: {which}; this bench flushes only one it found empty")
+    try:
+        yield f"{server}/{k}"
+    finally:
+        with contextlib.closing(claimed):
+            claimed.flushdb()
+
+
+def _ping_redis(url: str) -> None:
+    import redis
+
+    parts = urlsplit(url)
+    try:
+        with redis.Redis.from_url(parts._replace(path="").geturl(), socket_timeout=10) as r:
+            r.ping()
+    except redis.RedisError as exc:
+        raise CommandError(f"Redis at {parts.netloc}: {exc}") from None
+
+
+def _owned_tables(db: str, node: str) -> list[str]:
+    """The tables whose lease ``node`` holds (read just before it is killed)."""
+    rows = _pg(
+        db, "SELECT table_id FROM leases WHERE node = $1 AND expires >= $2", node, time.time()
+    )
+    return [str(r["table_id"]) for r in rows]
+
+
+def own_cpu(proc: Any) -> float:
+    """A process's CPU seconds (user + system), 0 once it has gone."""
+    from tranque.server.bench import cpu_seconds
+
+    return cpu_seconds([proc])
+
+
+# -- the nodes --------------------------------------------------------------------------------
+
+
+class _Node:
+    """One ``tranque serve`` of the cluster, on the same port through its restarts.
+
+    ``cpu()`` is its CPU since the measure began, the incarnations that were killed included.
+    """
+
+    def __init__(self, name: str, db: str, extra: list[str], log: Path) -> None:
+        self.name, self.db, self.extra, self.log = name, db, extra, log
+        self.port = 0  # a free one the first time, then the same
+        self.proc: subprocess.Popen[str] | None = None
+        self.ps: Any = None
+        self.base = ""
+        self.spent = 0.0  # CPU seconds of the killed incarnations, since the measure began
+        self.mark = 0.0  # the current incarnation's CPU seconds when the measure began
+
+    def start(self) -> float:
+        """Start it; the seconds until it serves."""
+        import psutil
+
+        from tranque.server.bench import start_server
+
+        t0 = time.monotonic()
+        extra = [*self.extra, "--port", str(self.port)]
+        self.proc, self.base = start_server(self.db, extra, self.log)
+        self.port = int(self.base.rsplit(":", 1)[1])
+        self.ps = psutil.Process(self.proc.pid)
+        self.mark = 0.0
+        return time.monotonic() - t0
+
+    def own_cpu(self) -> float:
+        return own_cpu(self.ps)
+
+    def measure_from_now(self) -> None:
+        self.spent, self.mark = 0.0, self.own_cpu()
+
+    def cpu(self) -> float:
+        return self.spent + self.own_cpu() - self.mark
+
+    def kill(self) -> float:
+        """SIGKILL, and its bot workers with it, as when its machine dies; when."""
+        import psutil
+
+        assert self.proc is not None
+        workers = self.ps.children(recursive=True)
+        self.spent += self.own_cpu() - self.mark
+        os.kill(self.proc.pid, signal.SIGKILL)
+        at = time.monotonic()
+        self.stop()  # reaped, its pipe closed
+        for w in workers:
+            with contextlib.suppress(psutil.Error):
+                w.kill()
+        return at
+
+    def stop(self) -> None:
+        from tranque.server.bench import stop_process
+
+        stop_process(self.proc)
+        self.proc = None
+
+
+class _Killer(threading.Thread):
+    """Every ``every`` seconds: a random node killed, the load told which tables it owned, the
+    node started again."""
+
+    def __init__(self, nodes: list[_Node], every: float, db: str, load: subprocess.Popen[str]):
+        super().__init__(name="killer", daemon=True)
+        self.nodes, self.every, self.db, self.load = nodes, every, db, load
+        self.halt = threading.Event()
+        self.restarts: list[float] = []
+        self.owned: list[int | None] = []  # tables each killed node owned (None: all)
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        rng = random.Random()
+        start = time.monotonic()
+        kills = 0
+        try:
+            # On the clock (S, 2S, ...), however long each restart took.
+            while not self.halt.wait(start + (kills + 1) * self.every - time.monotonic()):
+                kills += 1
+                node = rng.choice(self.nodes)
+                # One node takes no leases: it owns every table.
+                owned = _owned_tables(self.db, node.name) if len(self.nodes) > 1 else None
+                at = node.kill()
+                self.owned.append(None if owned is None else len(owned))
+                assert self.load.stdin is not None
+                note = {"killed": node.name, "at": at, "tables": owned}
+                self.load.stdin.write(json.dumps(note) + "\n")
+                self.load.stdin.flush()
+                self.restarts.append(node.start())
+        except BaseException as exc:  # the main thread reports it
+            self.error = exc
+
+    def finish(self) -> None:
+        self.halt.set()
+        self.join()
+        if self.error is not None:
+            raise CommandError(f"killing and restarting nodes failed: {self.error}")
+
+
+# -- one run ----------------------------------------------------------------------------------
+
+
+def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    """The load on ``n`` nodes, on a database of its own: its figures."""
+    import psutil
+
+    from tranque.server.bench import stop_process
+
+    kill = args.kill_every is not None
+    pass_delay = 0.0 if args.rate <= 0 else round(1.0 / args.rate, 3)
+    common = ["--pass-delay", str(pass_delay), "--bot-delay", "0", "--between-hands", "0"]
+    common += ["--grace", "600", "--workers", str(args.workers)]
+    result: dict[str, Any] = {"nodes": n}
+    with contextlib.ExitStack() as stack:
+        db, name = stack.enter_context(fresh_database(args.db))
+        if n > 1:
+            result["redis"] = stack.enter_context(claimed_redis(args.redis))
+            common += ["--redis", result["redis"]]
+        nodes = []
+        for i in range(n):
+            extra = [*common, "--node", f"node{i + 1}"] if n > 1 else common
+            nodes.append(_Node(f"node{i + 1}", db, extra, tmp / f"n{n}-node{i + 1}.log"))
+        load: subprocess.Popen[str] | None = None
+        killer: _Killer | None = None
+        try:
+            for node in nodes:
+                node.start()
+            plan = {
+                "bases": [node.base for node in nodes],
+                "tables": args.tables,
+                "rate": args.rate,
+                "seconds": args.seconds,
+                "warmup": args.warmup,
+                "kill": kill,
+            }
+            code = "from tranque.server.bench_cluster_load import main; main()"
+            load = subprocess.Popen(
+                [sys.executable, "-c", code, json.dumps(plan)],
+                stdin=subprocess.PIPE if kill else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            assert load.stdout is not None
+            lproc = psutil.Process(load.pid)
+            lcpu0 = t0 = 0.0
+            for line in load.stdout:
+                msg = json.loads(line)
+                if msg.get("phase") == "measuring":
+                    for node in nodes:
+                        node.measure_from_now()
+                    lcpu0, t0 = own_cpu(lproc), time.perf_counter()
+                    if kill:
+                        killer = _Killer(nodes, args.kill_every, db, load)
+                        killer.start()
+                elif msg.get("phase") == "done" and t0:
+                    wall = time.perf_counter() - t0
+                    if killer is not None:
+                        killer.finish()
+                    result["node_cpu_seconds"] = {node.name: node.cpu() for node in nodes}
+                    result["clients_cpu_seconds"] = own_cpu(lproc) - lcpu0
+                    result["wall"] = wall
+                elif "result" in msg:
+                    result.update(msg["result"])
+            if load.wait(timeout=60) != 0 or "moves_per_second" not in result:
+                raise CommandError(f"the load process failed on {n} node(s): see its errors above")
+        finally:
+            if killer is not None and killer.is_alive():
+                killer.halt.set()
+                killer.join()
+            stop_process(load)
+            for node in nodes:
+                node.stop()
+    if killer is not None:
+        result["kills"] = len(killer.owned)
+        result["tables_owned_by_the_killed"] = killer.owned
+        result["node_restart_s_max"] = round(max(killer.restarts, default=0.0), 2)
+    result["database"] = name
+    return _per_move(result)
+
+
+def _per_move(result: dict[str, Any]) -> dict[str, Any]:
+    """CPU as percent of a core and as milliseconds per move, for each node and the load."""
+    wall = result.pop("wall")
+    nodes: dict[str, float] = result.pop("node_cpu_seconds")
+    clients = result.pop("clients_cpu_seconds")
+    moves = result["moves_per_second"] * wall
+    per_move = 1000 / moves if moves else 0.0
+    result["node_cpu_percent"] = {k: round(100 * v / wall, 1) for k, v in nodes.items()}
+    result["node_cpu_ms_per_move"] = {k: round(v * per_move, 3) for k, v in nodes.items()}
+    result["nodes_cpu_ms_per_move"] = round(sum(nodes.values()) * per_move, 3)
+    result["clients_cpu_percent"] = round(100 * clients / wall, 1)
+    result["clients_cpu_ms_per_move"] = round(clients * per_move, 3)
+    return result
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+def run_cluster(args: argparse.Namespace) -> int:
+    from tranque.commands import print_figures
+
+    _check(args)
+    for module, extra in (("psutil", "dev"), ("asyncpg", "cluster"), ("redis", "cluster")):
+        try:
+            __import__(module)
+        except ModuleNotFoundError:
+            raise CommandError(f"bench cluster needs {module}: install the {extra} extra") from None
+    # A SIGTERM unwinds like Ctrl-C: the nodes are stopped and the databases dropped on the way.
+    signal.signal(signal.SIGTERM, _terminated)
+    # Both there before anything starts, rather than after the first run.
+    _pg(args.db, "SELECT 1")
+    if args.nodes > 1:
+        _ping_redis(args.redis)
+    # One node first, to compare with (not with --kill-every: that run is about takeovers).
+    counts = [args.nodes] if args.nodes == 1 or args.kill_every else [1, args.nodes]
+    with tempfile.TemporaryDirectory(prefix="tranque-bench-cluster-") as tmp:
+        runs = [_run(n, args, Path(tmp)) for n in counts]
+    result: dict[str, Any] = {
+        "tables": args.tables,
+        "rate_per_table": args.rate or "flat out",
+        "seconds": args.seconds,
+        "kill_every": args.kill_every,
+        "cores": os.cpu_count(),
+        "runs": runs,
+    }
+    if len(runs) == 2 and runs[0]["nodes_cpu_ms_per_move"]:
+        ratio = runs[1]["nodes_cpu_ms_per_move"] / runs[0]["nodes_cpu_ms_per_move"]
+        result["cpu_per_move_ratio"] = round(ratio, 3)
+        result["cpu_per_move_bar"] = CPU_PER_MOVE_BAR
+    if args.json:
+        print_figures(result, True)
+        return 0
+    # One ``name value`` line each: every run's figures under its prefix (n1_, n2_, ...).
+    flat = {f"n{run['nodes']}_{k}": v for run in runs for k, v in run.items() if k != "nodes"}
+    flat.update((k, v) for k, v in result.items() if k != "runs")
+    print_figures(flat, False)
+    return 0

@@ -1,0 +1,81 @@
+"""The page's first load as Chromium fetches it: every file, its bytes on the wire (the
+compressed body and the response headers, as the browser received them) and unpacked.
+
+A helper of the browser tests (``test_page_weight.py`` keeps the first load under its budget)
+and a command that prints the figures for any running server::
+
+    PYTHONPATH=src python tests/web/weight.py http://127.0.0.1:8000/
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+from urllib.parse import urlsplit
+
+# The first load's budget on the wire, sounds aside (they are made in the browser, not fetched).
+BUDGET = 60 * 1024
+
+
+def first_load(browser: Any, url: str) -> list[dict[str, Any]]:
+    """What a fresh browser (empty cache) fetches to show ``url``, one row per file."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES")
+    page = ctx.new_page()
+    done: list[Any] = []
+    page.on("requestfinished", lambda request: done.append(request))
+    page.goto(url, wait_until="networkidle")
+    rows = []
+    for request in done:
+        response = request.response()
+        if response is None:
+            continue
+        sizes = request.sizes()
+        rows.append(
+            {
+                "path": urlsplit(request.url).path,
+                "type": request.resource_type,
+                "encoding": response.headers.get("content-encoding", ""),
+                "wire": sizes["responseBodySize"] + sizes["responseHeadersSize"],
+                "body": sizes["responseBodySize"],
+                "unpacked": len(response.body()),
+            }
+        )
+    ctx.close()
+    return rows
+
+
+def total(rows: list[dict[str, Any]]) -> int:
+    return sum(int(r["wire"]) for r in rows)
+
+
+def report(rows: list[dict[str, Any]]) -> str:
+    lines = [f"{'file':<48} {'enc':<5} {'wire':>7} {'unpacked':>9}"]
+    for r in sorted(rows, key=lambda r: -int(r["wire"])):
+        path = r["path"].split("/", 3)[-1] if r["path"].startswith("/assets/") else r["path"]
+        lines.append(f"{path:<48} {r['encoding']:<5} {r['wire']:>7} {r['unpacked']:>9}")
+    unpacked = sum(int(r["unpacked"]) for r in rows)
+    lines.append(f"{'first load, ' + str(len(rows)) + ' files':<54} {total(rows):>7} {unpacked:>9}")
+    lines.append(f"budget {BUDGET} bytes on the wire: {'met' if total(rows) <= BUDGET else 'OVER'}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    from playwright.sync_api import sync_playwright
+
+    from conftest import CHROMIUM, CHROMIUM_ARGS  # type: ignore[import-not-found]
+
+    url = argv[1] if len(argv) > 1 else "http://127.0.0.1:8000/"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        rows = first_load(browser, url)
+        browser.close()
+    if "--json" in argv:
+        print(json.dumps({"files": rows, "wire": total(rows)}, indent=1))
+    else:
+        print(report(rows))
+    return 0 if total(rows) <= BUDGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
