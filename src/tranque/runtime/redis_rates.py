@@ -35,16 +35,39 @@ redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1000)
 return tostring(wait)
 """
 
+# The same bucket, looked at: the seconds until it has a token, taking none and writing nothing.
+PEEK = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens, at = tonumber(b[1]) or burst, tonumber(b[2]) or now
+tokens = math.min(burst, tokens + (now - at) * rate)
+if tokens < 1 then
+  return tostring((1 - tokens) / rate)
+end
+return '0'
+"""
+
 
 class RedisBuckets:
     def __init__(self, url: str, ns: str) -> None:
         self.prefix = f"tranque:{ns}:rate:"
         self._client: Any = aioredis.Redis.from_url(url, socket_timeout=2)
         self._take = self._client.register_script(TAKE)
+        self._peek = self._client.register_script(PEEK)
 
     async def take(self, name: str, key: str, rate: float, burst: float) -> float:
         try:
             wait = await self._take(keys=[f"{self.prefix}{name}:{key}"], args=[rate, burst])
+        except Exception:
+            log.warning("the rate limit could not reach Redis: request let through")
+            return 0.0
+        return float(wait)
+
+    async def peek(self, name: str, key: str, rate: float, burst: float) -> float:
+        try:
+            wait = await self._peek(keys=[f"{self.prefix}{name}:{key}"], args=[rate, burst])
         except Exception:
             log.warning("the rate limit could not reach Redis: request let through")
             return 0.0

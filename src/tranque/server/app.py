@@ -27,6 +27,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from tranque.bots.base import resolve_bot
+from tranque.club.accounts import LoginLimits
 from tranque.club.lobby import LobbyBoard
 from tranque.club.matching import FILL, Seating
 from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, MatchQueue
@@ -34,9 +35,18 @@ from tranque.club.quickmatch import QuickMatch
 from tranque.rules.variants import Rules
 from tranque.server import http_schemas as hs
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
-from tranque.server.edge import EdgeMiddleware, Limits, RateLimiter, client_address, read_body
+from tranque.server.club import Club
+from tranque.server.edge import (
+    Buckets,
+    EdgeMiddleware,
+    Limits,
+    LocalBuckets,
+    RateLimiter,
+    client_address,
+    read_body,
+)
 from tranque.server.http_schemas import HttpError
-from tranque.server.identity import DEFAULT_MAX_AGE, Identity, TokenState
+from tranque.server.identity import DEFAULT_MAX_AGE, Identity
 from tranque.server.ws import Sockets
 from tranque.store.db import Store
 from tranque.table.bus import Bus
@@ -81,6 +91,7 @@ class ServerConfig:
     lease_ttl: float = 5.0  # seconds a dead node's tables wait before another takes them
     db_url: str = ""  # names the cluster on Redis (every key and channel is under its hash)
     fill_time: float = FILL  # seconds a quick match waits for people before bots fill it
+    login_limits: LoginLimits = field(default_factory=LoginLimits)  # club.accounts
 
 
 class Server:
@@ -94,10 +105,17 @@ class Server:
         self.identity: Identity | None = None
         self.quick: QuickMatch | None = None
         self.board: LobbyBoard | None = None
+        self.club: Club | None = None  # accounts, profiles, ratings (server.club)
+        # The rate limits' buckets: this process's memory, or Redis on a cluster (_cluster).
+        self.buckets: Buckets = LocalBuckets()
         self.sockets = Sockets(self)
         limits = config.limits
-        self.guest_rate = RateLimiter(limits.guests_per_minute, limits.guest_burst, "new guests")
-        self.table_rate = RateLimiter(limits.tables_per_minute, limits.table_burst, "new tables")
+        self.guest_rate = RateLimiter(
+            limits.guests_per_minute, limits.guest_burst, "new guests", self.buckets
+        )
+        self.table_rate = RateLimiter(
+            limits.tables_per_minute, limits.table_burst, "new tables", self.buckets
+        )
         self._closing: list[Callable[[], Awaitable[None]]] = []  # adapters closed at the end
         self.release = release_hash() if WEB_DIR.is_dir() else "dev"
         page = WEB_DIR / "index.html"
@@ -126,6 +144,8 @@ class Server:
         if start is not None:
             await start()
         leases, bus = self._cluster(store)
+        assert isinstance(store, Store)
+        self.club = Club(store, self.identity, self.buckets, self.config.login_limits)
         self.lobby = Lobby(
             store,
             WallClock(),
@@ -179,7 +199,7 @@ class Server:
         bus = RedisBus(cfg.redis, node, namespace(cfg.db_url))
         # The rate limits count every node's requests (a client may hit any node).
         buckets = RedisBuckets(cfg.redis, namespace(cfg.db_url))
-        self.guest_rate.buckets = self.table_rate.buckets = buckets
+        self.buckets = self.guest_rate.buckets = self.table_rate.buckets = buckets
         self._closing.append(buckets.close)
         return SqlLeases(store, node, cfg.lease_ttl), bus
 
@@ -248,33 +268,26 @@ class Server:
     async def renew_guest(self, request: Request) -> Response:
         """A fresh token for a valid one: a guest in use keeps his identity past the expiry."""
         assert self.identity is not None
+        assert self.club is not None
         try:
-            guest, nick = self._who(request)
+            who = await self.club.who(request)
         except HttpError as exc:
             return _refusal(exc)
-        return JSONResponse(
-            {"guest": guest, "nickname": nick, "token": self.identity.sign(guest, nick)}
-        )
+        token = self.identity.sign(who.guest, who.nickname, who.session)
+        return JSONResponse({"guest": who.guest, "nickname": who.nickname, "token": token})
 
-    def _who(self, request: Request) -> tuple[str, str]:
-        """(guest, nickname) of the request's bearer token, or HttpError 401."""
-        assert self.identity is not None
-        auth = request.headers.get("authorization", "")
-        token = auth[7:] if auth.lower().startswith("bearer ") else ""
-        if not token:
-            raise HttpError(401, "unauthenticated", "send 'Authorization: Bearer <guest token>'")
-        state, who, _ = self.identity.inspect(token)
-        if state is TokenState.EXPIRED:
-            raise HttpError(401, "token_expired", "the token has expired: get a new one")
-        if who is None:
-            raise HttpError(401, "bad_token", "the token is not one this server signed")
-        return who
+    async def _who(self, request: Request) -> tuple[str, str]:
+        """(guest, nickname) of the request's bearer token, or HttpError 401 (expired, not
+        ours, or of an account's session that has ended: ``Club.check_token``)."""
+        assert self.club is not None
+        who = await self.club.who(request)
+        return who.guest, who.nickname
 
     async def create_table(self, request: Request) -> Response:
         assert self.lobby is not None and self.store is not None
         defaults = self.config.defaults
         try:
-            who = self._who(request)
+            who = await self._who(request)
             await self.table_rate.take(client_address(request.scope))
             body = hs.decode(hs.NewTable, await read_body(request))
             rules = hs.table_rules(body.rules)
@@ -395,12 +408,25 @@ class Server:
         """A party of two friends for the quick-match queue: an id to share by its link. The
         server keeps nothing: the party exists while its two members wait with its id."""
         try:
-            self._who(request)
+            await self._who(request)
         except HttpError as exc:
             return _refusal(exc)
         party = secrets.token_urlsafe(12)
         base = str(request.base_url).rstrip("/")
         return JSONResponse({"party": party, "link": f"{base}/?party={party}"})
+    async def table_players(self, request: Request) -> Response:
+        assert self.club is not None
+        return await self.club.table_players(self, request)
+
+    def _club(self, name: str) -> Callable[[Request], Awaitable[Response]]:
+        """A route of ``server.club``, bound once the club exists (in the lifespan)."""
+
+        async def route(request: Request) -> Response:
+            assert self.club is not None
+            handler: Callable[[Request], Awaitable[Response]] = getattr(self.club, name)
+            return await handler(request)
+
+        return route
 
     async def stats(self, request: Request) -> Response:
         """The tables in memory now (waiting, playing, over) and what came and went."""
@@ -477,6 +503,15 @@ def create_app(
         Route("/api/tables/{table}", server.table_info),
         Route("/api/tables/{table}/record", server.table_record),
         Route("/api/tables/{table}/history", server.table_history),
+        Route("/api/tables/{table}/players", server.table_players),
+        Route("/api/accounts", server._club("claim"), methods=["POST"]),
+        Route("/api/accounts/password", server._club("change_password"), methods=["POST"]),
+        Route("/api/sessions", server._club("login"), methods=["POST"]),
+        Route("/api/sessions", server._club("logout"), methods=["DELETE"]),
+        Route("/api/sessions/current", server._club("logout"), methods=["DELETE"]),
+        Route("/api/me", server._club("me")),
+        Route("/api/profiles/{handle}", server._club("profile")),
+        Route("/api/leaderboards/{preset}", server._club("leaderboard")),
         Route("/health", server.health),
         Route("/healthz", server.ready),
         Route("/api/stats", server.stats),
@@ -484,6 +519,7 @@ def create_app(
         Route("/api/parties", server.new_party, methods=["POST"]),
         WebSocketRoute("/ws", server.ws),
         Route("/t/{table}", server.index),
+        Route("/u/{handle}", server.index),
         Route("/", server.index),
         Route("/index.html", server.index),
     ]

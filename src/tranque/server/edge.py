@@ -133,6 +133,11 @@ class Buckets(Protocol):
         ``burst``: 0.0 if there was one, else the seconds until there is."""
         ...
 
+    async def peek(self, name: str, key: str, rate: float, burst: float) -> float:
+        """The seconds until bucket (``name``, ``key``) has a token (0.0: now), taking none:
+        the login limit looks at its failure buckets before it lets an attempt through."""
+        ...
+
 
 class LocalBuckets:
     """The buckets in this process's memory."""
@@ -153,6 +158,12 @@ class LocalBuckets:
         if len(self.buckets) > self.MAX_KEYS:
             self._forget(now, burst)
         return 0.0
+
+    async def peek(self, name: str, key: str, rate: float, burst: float) -> float:
+        now = time.monotonic()
+        tokens, then, _ = self.buckets.get((name, key), (burst, now, rate))
+        tokens = min(burst, tokens + (now - then) * rate)
+        return 0.0 if tokens >= 1 else (1 - tokens) / rate
 
     def _forget(self, now: float, burst: float) -> None:
         for k, (tokens, then, rate) in list(self.buckets.items()):

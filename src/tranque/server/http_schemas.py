@@ -59,6 +59,27 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     public: bool = False  # listed in the lobby; else reached by its link only
 
 
+class Credentials(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/accounts`` (claim the guest's account) and ``POST /api/sessions`` (log in).
+    The password is only ever hashed or compared: it is never logged nor sent back."""
+
+    name: str
+    password: str
+
+    def __repr__(self) -> str:  # a stray log line must not show the password
+        return f"Credentials(name={self.name!r}, password=...)"
+
+
+class NewPassword(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/accounts/password``."""
+
+    old: str
+    new: str
+
+    def __repr__(self) -> str:
+        return "NewPassword(old=..., new=...)"
+
+
 # The code of a mistyped field, by the field's name; anything else is ``bad_request``.
 _FIELD_CODES = {
     "nickname": "bad_nickname",
@@ -68,11 +89,17 @@ _FIELD_CODES = {
     "practice": "bad_practice",
     "seat": "bad_seat",
     "bot": "bad_bot",
+    "name": "bad_name",
+    "password": "bad_password",
+    "old": "bad_password",
+    "new": "bad_password",
 }
 _AT = re.compile(r"at `\$\.(\w+)")
 _DECODERS: dict[type[Any], msgspec.json.Decoder[Any]] = {
     NewGuest: msgspec.json.Decoder(NewGuest),
     NewTable: msgspec.json.Decoder(NewTable),
+    Credentials: msgspec.json.Decoder(Credentials),
+    NewPassword: msgspec.json.Decoder(NewPassword),
 }
 
 

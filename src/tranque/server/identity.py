@@ -1,6 +1,8 @@
 """Guest identities: a nickname and a signed token that expires, no registration.
 
-A token is ``{"g": guest, "n": nickname}`` signed with a time stamp (itsdangerous). It is valid
+A token is ``{"g": guest, "n": nickname}`` signed with a time stamp (itsdangerous); a logged-in
+account's token also names its session, ``"s"`` (``club.accounts``), which the server checks on
+every use so that logging out ends it. It is valid
 for ``max_age`` seconds from when it was signed; a client renews it while it is still valid
 (``POST /api/guests/renew``), so a guest who comes back within that time keeps his identity and
 one who does not becomes a new guest. The newest secret signs; every secret in the list verifies,
@@ -33,6 +35,7 @@ class Verdict(NamedTuple):
     state: TokenState
     who: tuple[str, str] | None  # (guest id, nickname) when valid
     age: float = 0.0  # seconds since it was signed, when valid
+    session: str | None = None  # an account's session the token names
 
 
 class Identity:
@@ -54,8 +57,11 @@ class Identity:
         guest = secrets.token_urlsafe(9)
         return guest, nick, self.sign(guest, nick)
 
-    def sign(self, guest: str, nickname: str) -> str:
-        return self._signer.dumps({"g": guest, "n": nickname})
+    def sign(self, guest: str, nickname: str, session: str | None = None) -> str:
+        data = {"g": guest, "n": nickname}
+        if session is not None:
+            data["s"] = session
+        return self._signer.dumps(data)
 
     def inspect(self, token: str) -> Verdict:
         """The token's state and, when valid, (guest id, nickname) and age."""
@@ -68,15 +74,17 @@ class Identity:
         if not isinstance(data, dict) or not isinstance(data.get("g"), str):
             return Verdict(TokenState.BAD, None)
         who = (data["g"], str(data.get("n", "guest")))
-        return Verdict(TokenState.VALID, who, max(0.0, time.time() - signed.timestamp()))
+        session = data.get("s")
+        age = max(0.0, time.time() - signed.timestamp())
+        return Verdict(TokenState.VALID, who, age, session if isinstance(session, str) else None)
 
     def renewal(self, token: str) -> str | None:
         """A fresh token for a valid one past half its life (else None): a client in use is
         handed it on ``hello`` and keeps it, so it never sees its token expire."""
-        state, who, age = self.inspect(token)
+        state, who, age, session = self.inspect(token)
         if state is not TokenState.VALID or who is None or age < self.max_age / 2:
             return None
-        return self.sign(*who)
+        return self.sign(*who, session)
 
     def check(self, token: str) -> tuple[str, str] | None:
         """(guest id, nickname) of a valid, unexpired token, else None."""

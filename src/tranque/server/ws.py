@@ -22,7 +22,7 @@ from starlette.websockets import WebSocket
 from tranque.club.matching import Ticket
 from tranque.club.ports import QueueError
 from tranque.server.edge import Limits, client_address, origin_allowed
-from tranque.server.identity import TokenState
+from tranque.server.http_schemas import HttpError
 from tranque.server.protocol import (
     Hello,
     Lobby,
@@ -257,13 +257,14 @@ class Sockets:
             conn.queued = False
             conn.tell({"type": "unqueued", "reason": "left" if left else "not_queued"})
             return
-        state, who, _ = server.identity.inspect(msg.token)
-        if state is TokenState.EXPIRED:
-            conn.push(error_frame("token_expired", "the token has expired: get a new one"))
+        assert server.club is not None
+        try:
+            # Expired, not ours, or of an account's session that has ended.
+            checked = await server.club.check_token(msg.token)
+        except HttpError as exc:
+            conn.push(error_frame(exc.code, exc.message))
             return
-        if who is None:
-            conn.push(error_frame("bad_token", "the token is not one this server signed"))
-            return
+        who = (checked.guest, checked.nickname)
         if msg.party is not None and not PARTY.match(msg.party):
             conn.push(error_frame("bad_party", "a party is the id its link gives"))
             return
@@ -296,13 +297,14 @@ class Sockets:
             if conn.owner is not None:
                 conn.push(error_frame("already_joined", "this connection has joined a table"))
                 return
-            state, who, _ = server.identity.inspect(msg.token)
-            if state is TokenState.EXPIRED:
-                conn.push(error_frame("token_expired", "the token has expired: get a new one"))
+            assert server.club is not None
+            try:
+                # Expired, not ours, or of an account's session that has ended.
+                checked = await server.club.check_token(msg.token)
+            except HttpError as exc:
+                conn.push(error_frame(exc.code, exc.message))
                 return
-            if who is None:
-                conn.push(error_frame("bad_token", "the token is not one this server signed"))
-                return
+            who = (checked.guest, checked.nickname)
             try:
                 # A finished table that left memory comes back from its log for the hello.
                 owner = await server.lobby.join(msg.table)

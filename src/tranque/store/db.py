@@ -35,6 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from tranque.store.schema import events, games, guests, leases, meta, tables
+from tranque.store.settle import settle
 from tranque.table.ports import Entry, LeaseLost
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -387,6 +388,9 @@ class Store:
                 )
             )
             await conn.execute(tables.update().where(tables.c.id == table_id).values(**values))
+            if info is not None:
+                # The people's plays and the ratings, once, with the record (store.settle).
+                await settle(conn, self.dialect, table_id, info, now)
 
     async def expire_table(self, table_id: str) -> None:
         """Mark a table that never started ``expired``: it is not rebuilt at start again."""

@@ -66,3 +66,69 @@ leases = sa.Table(
     sa.Column("expires", sa.Float, nullable=False),
     sa.Index("ix_leases_node", "node"),
 )
+
+# The club (0004a): accounts (each the guest that claimed it), their sessions, and for every
+# finished table each person's play, rating changes, and the current rating per preset.
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("guest", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("name_key", sa.String(64), nullable=False),  # NFKC casefolded: unique
+    sa.Column("password_hash", sa.Text, nullable=False),  # argon2id; never logged nor sent
+    sa.Column("created", sa.Float, nullable=False),
+    sa.UniqueConstraint("name_key", name="uq_accounts_name_key"),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("guest", sa.String(64), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_sessions_guest", "guest"),
+)
+
+plays = sa.Table(
+    "plays",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("guest", sa.String(64), primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("nickname", sa.String(64), nullable=False),
+    sa.Column("preset", sa.String(16), nullable=True),  # None: custom rules
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("pollonas_given", sa.Integer, nullable=False),
+    sa.Column("pollonas_suffered", sa.Integer, nullable=False),
+    sa.Column("viajeras", sa.Integer, nullable=False),  # won by the person's pair
+    sa.Column("finished", sa.Float, nullable=False),
+    sa.Index("ix_plays_guest", "guest", "finished"),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("guest", sa.String(64), primary_key=True),
+    sa.Column("preset", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+    sa.Index("ix_ratings_preset", "preset", "games"),
+)
+
+rating_changes = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("guest", sa.String(64), primary_key=True),
+    sa.Column("preset", sa.String(16), nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=False),
+    sa.Column("sigma_before", sa.Float, nullable=False),
+    sa.Column("mu_after", sa.Float, nullable=False),
+    sa.Column("sigma_after", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),  # rated games after this one
+    sa.Column("ts", sa.Float, nullable=False),
+    sa.Index("ix_rating_changes_guest", "guest", "preset", "ts"),
+)

@@ -79,6 +79,31 @@ class TableViews:
             "over": self.over,
             "host": self.host,
             "match": self.match_json(),
+            "result": self.result_json(),
+        }
+
+    def result_json(self) -> dict[str, Any] | None:
+        """Once the table is over, what the club rates and counts (None before): the winning
+        pair, and by pair (A, B) the pollonas and viajeras won; ``pollona``: the deciding game
+        was one (the rating update counts double, docs/club.md)."""
+        match = self.match
+        winner = match.winner
+        if winner is None or not match.games:
+            return None
+        pollonas = [0, 0]
+        viajeras = [0, 0]
+        for game in match.games:
+            if game.pollona and game.winner is not None:
+                pollonas[game.winner] += 1
+            for played in game.played:
+                outcome = played.hand.outcome
+                if outcome is not None and outcome.viajera and outcome.winning_pair is not None:
+                    viajeras[outcome.winning_pair] += 1
+        return {
+            "winner": "AB"[winner],
+            "pollona": match.games[-1].pollona,
+            "pollonas": pollonas,
+            "viajeras": viajeras,
         }
 
     def actor_deadline(self, seat: int) -> float | None:

@@ -12,6 +12,7 @@ import { modal } from "./panels.js";
 import { renderTable, layoutChain, tickClocks, motion } from "./table.js";
 import * as M from "./model.js";
 import { played } from "./sound.js";
+import { accountCard, renderProfile } from "./club.js";
 
 const LEVELS = ["facil", "normal", "fuerte"]; // the bots' levels a practice table takes
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
@@ -36,7 +37,8 @@ async function identity(nickname) {
   const nick = (nickname || "").trim();
   if (saved && !renewed) {
     try {
-      const g = await api("/api/guests/renew", { method: "POST", token: saved.token });
+      // An account's name stays with the renewed token (the answer has no "account").
+      const g = { ...saved, ...(await api("/api/guests/renew", { method: "POST", token: saved.token })) };
       store.set("guest", g);
       saved = g;
       renewed = true;
@@ -47,7 +49,7 @@ async function identity(nickname) {
       }
     }
   }
-  if (saved && (!nick || nick === saved.nickname)) return saved;
+  if (saved && (saved.account || !nick || nick === saved.nickname)) return saved;
   const g = await api("/api/guests", { method: "POST", body: { nickname: nick || defaultNick() } });
   store.set("guest", g);
   renewed = true;
@@ -58,6 +60,7 @@ async function identity(nickname) {
 
 function route() {
   const match = location.pathname.match(/^\/t\/([^/]+)/);
+  const profile = location.pathname.match(/^\/u\/([^/]+)/);
   if (app.sock) {
     app.sock.close();
     app.sock = null;
@@ -65,6 +68,7 @@ function route() {
   app.m = null;
   app.dialog = null;
   if (match) openTable(decodeURIComponent(match[1]));
+  else if (profile) renderProfile(decodeURIComponent(profile[1]));
   else renderLanding();
 }
 
@@ -74,7 +78,9 @@ function go(path) {
 }
 
 function render() {
+  const profile = location.pathname.match(/^\/u\/([^/]+)/);
   if (app.m) renderTable();
+  else if (profile) renderProfile(decodeURIComponent(profile[1]));
   else renderLanding();
 }
 
@@ -198,6 +204,7 @@ function renderLanding() {
           },
         }, t("enter")),
       ),
+      accountCard(() => identity(nick.value)),
       h("section", { class: "card rules-card" },
         h("h2", {}, t("how_title")),
         h("ul", {}, ["how1", "how2", "how3", "how4", "how5"].map((k) => h("li", {}, t(k)))),

@@ -113,7 +113,7 @@ export function onFrame(m, f) {
       app.sock.sendRaw({ type: "sync", last_seq: m.seq });
       return;
     }
-    if ((f.code === "token_expired" || f.code === "bad_token") && !app.rejoined) {
+    if (["token_expired", "bad_token", "logged_out"].includes(f.code) && !app.rejoined) {
       // The saved identity is no longer good here: make a new one and join again (once).
       app.rejoined = true;
       app.rejoin();

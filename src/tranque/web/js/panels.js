@@ -6,6 +6,7 @@ import { t, getLang } from "./i18n.js";
 import { tileSVG, spokenName, parseTile, splitTiles } from "./tiles.js";
 import { settingsPanel } from "./settings.js";
 import * as M from "./model.js";
+import { ratingChanges } from "./club.js";
 
 export function staticTile(tile, { vertical = true } = {}) {
   const [a, b] = parseTile(tile);
@@ -182,6 +183,7 @@ export function gameOverBlock(m) {
   return h("div", { class: `game-over${between ? " between" : ""}`, id: between ? "next-game" : "game-over" },
     h("p", { class: "winner" }, M.gameEndText(m), m.pollona ? h("span", { class: "mark pollona" }, t(M.matchOf(m) ? "pollona_double" : "pollona")) : null),
     M.matchOf(m) ? h("p", { class: "tally", id: "match-tally-end" }, M.tallyText(m)) : null,
+    between || practice ? null : ratingChanges(m),
     between ? null : practice
       ? h("button", { id: "play-again", class: "primary big", onclick: () => newTable(m, true) }, t("play_again"))
       // At a table of people each one's click would make a different table: until the same

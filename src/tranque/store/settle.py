@@ -1,0 +1,125 @@
+"""What a finished table leaves in the club's rows: each person's play and, for a rated table,
+the ratings (``club.ratings``).
+
+``settle`` runs inside ``Store.finish_table``'s transaction, the one that saves the record: the
+ratings of a game are updated exactly once, on whichever node saves it (a second save of the
+same table fails on the record's key and rolls back everything with it). The rating rows are
+locked in the order of their keys (``FOR UPDATE`` on PostgreSQL), so two games finishing at
+once with a person in common wait for each other instead of deadlocking, and neither update is
+lost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+
+from tranque.club.ratings import Skill, outcome_of, rate
+from tranque.store.schema import events, plays, rating_changes, ratings
+
+_decode = msgspec.json.decode
+
+
+async def seat_guests(conn: Any, table_id: str) -> list[str | None]:
+    """Who sat in each seat, from the table's log (``sat`` and ``stood``): works on any node,
+    whether or not the table is in its memory."""
+    q = (
+        sa.select(events.c.type, events.c.payload)
+        .where(events.c.table_id == table_id, events.c.type.in_(("sat", "stood")))
+        .order_by(events.c.seq)
+    )
+    seats: list[str | None] = [None] * 4
+    for row in await conn.execute(q):
+        data = _decode(row.payload)
+        seat = data.get("seat")
+        if isinstance(seat, int) and 0 <= seat < 4:
+            seats[seat] = data.get("guest") if row.type == "sat" else None
+    return seats
+
+
+def _insert(dialect: str, table: sa.Table) -> Any:
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+
+
+async def settle(conn: Any, dialect: str, table_id: str, info: dict[str, Any], ts: float) -> None:
+    """Each person's play of a finished table and, when four people began it under a preset,
+    the rating update (``club.ratings``). In the caller's transaction."""
+    outcome = outcome_of(info)
+    if outcome is None:
+        return
+    result = info["result"]
+    seats = info.get("seats", [])
+    who = await seat_guests(conn, table_id)
+    people = {
+        s: g
+        for s, g in enumerate(who)
+        if g is not None and s < len(seats) and seats[s].get("kind") == "person"
+    }
+    if not people:
+        return
+    rated = outcome.persons and outcome.preset is not None and len(set(people.values())) == 4
+    rows = []
+    for s, g in people.items():
+        pair = s % 2
+        rows.append(
+            {
+                "table_id": table_id,
+                "guest": g,
+                "seat": s,
+                "nickname": str(seats[s].get("nickname") or "guest")[:64],
+                "preset": outcome.preset,
+                "won": pair == outcome.winner,
+                "rated": rated,
+                "pollonas_given": int(result["pollonas"][pair]),
+                "pollonas_suffered": int(result["pollonas"][pair ^ 1]),
+                "viajeras": int(result["viajeras"][pair]),
+                "finished": ts,
+            }
+        )
+    await conn.execute(plays.insert(), rows)
+    if not rated or outcome.preset is None:
+        return
+    preset = outcome.preset
+    order = sorted(set(people.values()))
+    await conn.execute(
+        _insert(dialect, ratings)
+        .values(
+            [
+                {
+                    "guest": g,
+                    "preset": preset,
+                    "mu": Skill().mu,
+                    "sigma": Skill().sigma,
+                    "games": 0,
+                    "updated": ts,
+                }
+                for g in order
+            ]
+        )
+        .on_conflict_do_nothing()
+    )
+    held = await conn.execute(
+        sa.select(ratings.c.guest, ratings.c.mu, ratings.c.sigma, ratings.c.games)
+        .where(ratings.c.preset == preset, ratings.c.guest.in_(order))
+        .order_by(ratings.c.guest)
+        .with_for_update()
+    )
+    now = {r.guest: Skill(r.mu, r.sigma, r.games) for r in held}
+    before = [now[people[s]] for s in range(4)]
+    after = rate(before, outcome.winner, outcome.pollona)
+    for s in range(4):
+        g, b, a = people[s], before[s], after[s]
+        await conn.execute(
+            ratings.update()
+            .where(ratings.c.guest == g, ratings.c.preset == preset)
+            .values(mu=a.mu, sigma=a.sigma, games=a.games, updated=ts)
+        )
+        await conn.execute(
+            rating_changes.insert().values(
+                table_id=table_id, guest=g, preset=preset, mu_before=b.mu,
+                sigma_before=b.sigma, mu_after=a.mu, sigma_after=a.sigma, games=a.games, ts=ts,
+            )
+        )  # fmt: skip

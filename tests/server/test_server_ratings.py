@@ -1,0 +1,82 @@
+"""Ratings through a real server: a game four people began is rated once, with the leaver
+taking his pair's result; the players' route shows each person's change; a game with bots is
+not rated. The frames and the new answers carry no hidden tile and nobody's token."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from frame_scanner import scan, scan_all
+from test_server_e2e import GUARDED, seat_four
+
+from tranque.client import TableClient, create_table, get_json, new_guest, random_legal
+from tranque.club.ratings import Skill, rate
+
+
+@pytest.mark.slow
+def test_four_people_are_rated_once_and_the_leaver_takes_the_result(server_factory: Any) -> None:
+    server = server_factory("--grace", "0.5")
+    base = server.base
+
+    async def go() -> None:
+        tid, clients = await seat_four(base, "havana", names="wxyz")
+        tokens = [c.token for c in clients]
+        leaver = clients[3]
+        # Seat 3 leaves after the first hand has begun; a bot finishes the game for him.
+        await leaver.wait_for(lambda c: c.state.get("phase") == "play", 60)
+        reply = await leaver.do({"type": "leave"})
+        assert reply["type"] == "ack", reply
+        await asyncio.gather(*(c.play_game(random_legal, timeout=900) for c in clients[:3]))
+        record = await get_json(base, f"/api/tables/{tid}/record")
+        scan_all(clients[:3], record, at_least=GUARDED)
+        scan(leaver.frames, 3, record)
+        info = await get_json(base, f"/api/tables/{tid}")
+        assert info["seats"][3]["taken_over"] and info["seats"][3]["kind"] == "person"
+        result = info["result"]
+        winner = "AB".index(result["winner"])
+        players = await get_json(base, f"/api/tables/{tid}/players")
+        text = json.dumps(players)
+        assert not any(t in text for t in tokens)
+        assert players["preset"] == "havana"
+        expected = rate([Skill()] * 4, winner, result["pollona"])
+        for s, seat in enumerate(players["seats"]):
+            assert seat["change"]["before"] == 1500
+            assert seat["change"]["after"] == round(expected[s].mu), seat
+            assert seat["rating"]["games"] == 1 and seat["rating"]["provisional"]
+            assert (seat["change"]["change"] > 0) == (s % 2 == winner)
+        # The leaver's result is his partner's.
+        assert players["seats"][3]["change"] == players["seats"][1]["change"]
+        profile = await get_json(base, f"/api/profiles/{players['seats'][3]['profile']}")
+        assert profile["ratings"]["havana"]["games"] == 1
+        assert profile["recent"][0]["rated"] and profile["games"]["played"] == 1
+        board = await get_json(base, "/api/leaderboards/havana")
+        assert board["players"] == []  # everyone is provisional after one game
+        for c in clients:
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_a_game_with_a_bot_is_not_rated(server: Any) -> None:
+    base = server.base
+
+    async def go() -> None:
+        g = await new_guest(base, "solo")
+        t = await create_table(base, g["token"], rules="oriente", practice=True)
+        c = TableClient(base, g["token"], t["table"])
+        await c.connect()
+        await c.play_game(random_legal, timeout=300)
+        await c.close()
+        players = await get_json(base, f"/api/tables/{t['table']}/players")
+        assert [s["kind"] for s in players["seats"]] == ["person", "bot", "bot", "bot"]
+        me = players["seats"][0]
+        assert me["change"] is None and me["rating"]["games"] == 0
+        assert "rating" not in players["seats"][1] and "profile" not in players["seats"][1]
+        profile = await get_json(base, f"/api/profiles/{me['profile']}")
+        assert profile["ratings"] == {} and profile["recent"][0]["rated"] is False
+        assert g["token"] not in json.dumps(players)
+
+    asyncio.run(go())
