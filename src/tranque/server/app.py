@@ -414,6 +414,7 @@ class Server:
         party = secrets.token_urlsafe(12)
         base = str(request.base_url).rstrip("/")
         return JSONResponse({"party": party, "link": f"{base}/?party={party}"})
+
     async def table_players(self, request: Request) -> Response:
         assert self.club is not None
         return await self.club.table_players(self, request)
