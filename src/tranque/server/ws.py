@@ -257,14 +257,9 @@ class Sockets:
             conn.queued = False
             conn.tell({"type": "unqueued", "reason": "left" if left else "not_queued"})
             return
-        assert server.club is not None
-        try:
-            # Expired, not ours, or of an account's session that has ended.
-            checked = await server.club.check_token(msg.token)
-        except HttpError as exc:
-            conn.push(error_frame(exc.code, exc.message))
+        who = await self._who(conn, msg.token)
+        if who is None:
             return
-        who = (checked.guest, checked.nickname)
         if msg.party is not None and not PARTY.match(msg.party):
             conn.push(error_frame("bad_party", "a party is the id its link gives"))
             return
@@ -282,6 +277,17 @@ class Sockets:
         conn.queued = True
         conn.tell(queued)
 
+    async def _who(self, conn: Connection, token: str) -> tuple[str, str] | None:
+        """(guest, nickname) of a token, or None once the connection was told why not:
+        expired, not ours, or of an account's session that has ended."""
+        assert self.server.club is not None
+        try:
+            checked = await self.server.club.check_token(token)
+        except HttpError as exc:
+            conn.push(error_frame(exc.code, exc.message))
+            return None
+        return checked.guest, checked.nickname
+
     def _unwatch(self, table_id: str) -> None:
         self.spectators[table_id] -= 1
         if self.spectators[table_id] <= 0:
@@ -297,14 +303,9 @@ class Sockets:
             if conn.owner is not None:
                 conn.push(error_frame("already_joined", "this connection has joined a table"))
                 return
-            assert server.club is not None
-            try:
-                # Expired, not ours, or of an account's session that has ended.
-                checked = await server.club.check_token(msg.token)
-            except HttpError as exc:
-                conn.push(error_frame(exc.code, exc.message))
+            who = await self._who(conn, msg.token)
+            if who is None:
                 return
-            who = (checked.guest, checked.nickname)
             try:
                 # A finished table that left memory comes back from its log for the hello.
                 owner = await server.lobby.join(msg.table)
