@@ -484,6 +484,7 @@ def create_app(
         Route("/api/parties", server.new_party, methods=["POST"]),
         WebSocketRoute("/ws", server.ws),
         Route("/t/{table}", server.index),
+        Route("/lobby", server.index),
         Route("/", server.index),
         Route("/index.html", server.index),
     ]
