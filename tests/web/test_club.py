@@ -156,6 +156,7 @@ def test_the_lobby_updates_live_when_a_public_table_fills(
     guest.goto(base + "/lobby")
     guest.click(f"{row} .sit-link")
     guest.wait_for_url(f"**/t/{table}")
+    guest.wait_for_selector('.sit[data-seat="2"]')
     click_until_answered(guest, '.sit[data-seat="2"]')
     lobby.wait_for_selector(f'{row}[data-free="2"]')
     add_two_bots(host)
