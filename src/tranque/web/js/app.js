@@ -12,7 +12,7 @@ import { modal } from "./panels.js";
 import { renderTable, layoutChain, tickClocks, motion } from "./table.js";
 import * as M from "./model.js";
 import { played } from "./sound.js";
-import "./club-words.js";
+import "./talk.js"; // the club's words (with_people, practice, lobby...)
 
 // The lobby and the quick-match queue (club.js) come when first opened, not with the page.
 const club = () => import("./club.js");

@@ -3,12 +3,77 @@
 // ahora · Con personas"), its waiting screen and the party link that seats two friends together.
 import { api } from "./net.js";
 import { h, app, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, STRINGS } from "./i18n.js";
 import { header, langSelect } from "./chrome.js";
 import { errorText, BOT_NAMES } from "./model.js";
-import "./club-words.js";
+import "./talk.js"; // the club's words of the first load
 
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
+
+// The lobby's and the queue's words, in Spanish and English, added to i18n.js's tables.
+Object.assign(STRINGS.es, {
+  lobby_title: "Mesas públicas",
+  lobby_hint: "Las mesas abiertas a todos, en vivo. Siéntate en un asiento libre o mira una partida.",
+  lobby_empty: "No hay mesas públicas ahora. Crea una o entra en «Jugar ahora · Con personas».",
+  lobby_free: "{n} libres",
+  lobby_free_1: "1 libre",
+  lobby_playing: "Jugando",
+  lobby_watchers: "{n} mirando",
+  lobby_seats: "Asientos",
+  lobby_sit: "Sentarme",
+  lobby_watch: "Mirar",
+  lobby_table: "Mesa {table}: {variant}, {clock} s por jugada",
+  variant_custom: "Reglas propias",
+  queue_title: "Buscando mesa",
+  queue_waiting: "Esperando jugadores para {variant}…",
+  queue_waited: "Llevas {s} esperando.",
+  queue_count: "En la cola: {n}.",
+  queue_count_1: "En la cola: solo tú.",
+  queue_fill: "Si nadie llega en {s} s, los bots completan la mesa.",
+  queue_leave: "Salir de la cola",
+  queue_left: "Saliste de la cola.",
+  queue_elsewhere: "Entraste en la cola desde otra ventana.",
+  queue_lost: "No se pudo abrir tu mesa. Vuelve a entrar en la cola.",
+  queue_start: "Entrar en la cola",
+  queue_variant: "Modalidad",
+  party_make: "Jugar de pareja con un amigo",
+  party_link: "Enlace para tu compañero",
+  party_hint: "Mándale el enlace: cuando él también esté en la cola, os sentamos juntos de pareja.",
+  err_party_full: "Esa pareja ya está completa.",
+  err_bad_party: "Ese enlace de pareja no es válido.",
+});
+
+Object.assign(STRINGS.en, {
+  lobby_title: "Public tables",
+  lobby_hint: "The tables open to everyone, live. Take a free seat or watch a game.",
+  lobby_empty: "No public tables now. Create one or try “Play now · With people”.",
+  lobby_free: "{n} free",
+  lobby_free_1: "1 free",
+  lobby_playing: "Playing",
+  lobby_watchers: "{n} watching",
+  lobby_seats: "Seats",
+  lobby_sit: "Sit",
+  lobby_watch: "Watch",
+  lobby_table: "Table {table}: {variant}, {clock} s per move",
+  variant_custom: "Own rules",
+  queue_title: "Finding a table",
+  queue_waiting: "Waiting for players for {variant}…",
+  queue_waited: "You have waited {s}.",
+  queue_count: "In the queue: {n}.",
+  queue_count_1: "In the queue: just you.",
+  queue_fill: "If nobody comes within {s} s, bots fill the table.",
+  queue_leave: "Leave the queue",
+  queue_left: "You left the queue.",
+  queue_elsewhere: "You joined the queue from another window.",
+  queue_lost: "Your table could not be opened. Join the queue again.",
+  queue_start: "Join the queue",
+  queue_variant: "Variant",
+  party_make: "Play as partners with a friend",
+  party_link: "Link for your partner",
+  party_hint: "Send the link: once your friend is in the queue too, you are seated together as partners.",
+  err_party_full: "That pair is complete already.",
+  err_bad_party: "That partner link is not valid.",
+});
 
 /**
  * A socket before any hello: it sends its first message (`lobby` or `queue`) on every connect,

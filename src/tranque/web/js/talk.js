@@ -2,13 +2,88 @@
 // talk or sign between partners during play, and the server refuses them), who is watching, and
 // "Revancha" once the game is over, followed to the new table the server opens for it.
 import { h, app, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, STRINGS } from "./i18n.js";
 import * as M from "./model.js";
-import "./club-words.js";
 
 const PHRASES = ["buena", "gracias", "revancha", "suerte", "bien_jugado", "otra_vez"];
 const HAND_ON = new Set(["redeal", "choose", "play"]);
 const BUBBLE_MS = 4000; // how long a phrase stays beside its seat
+
+// The words of the club that the first load needs (the landing's, the table's), in Spanish and
+// English, added to i18n.js's tables; the lobby's and the queue's come with club.js.
+Object.assign(STRINGS.es, {
+  with_people: "Con personas",
+  with_people_hint: "Te sentamos con quien espere; si nadie llega en unos segundos, un bot ocupa el asiento.",
+  practice: "Práctica",
+  lobby: "Mesas públicas",
+  public_table: "Pública (aparece en «Mesas públicas»)",
+  party_joined: "Un amigo te invita a jugar de pareja: entra en la cola y os sentamos juntos.",
+  err_phrase_during_hand: "Durante la mano no se habla: espera a que termine.",
+  err_not_over: "La partida aún no ha terminado.",
+  err_rematch_open: "La revancha ya está en otra mesa.",
+  phrases: "Frases",
+  phrase_buena: "¡Buena!",
+  phrase_gracias: "Gracias",
+  phrase_revancha: "¡Revancha!",
+  phrase_suerte: "Suerte",
+  phrase_bien_jugado: "Bien jugado",
+  phrase_otra_vez: "¿Otra?",
+  said_line: "{name}: «{phrase}»",
+  spectators_none: "Nadie mira",
+  spectators_1: "1 espectador",
+  spectators_n: "{n} espectadores",
+  watch_link: "Enlace para mirar",
+  copy_watch: "Copiar",
+  rematch: "Revancha",
+  rematch_hint: "La misma mesa y los mismos asientos, una partida nueva.",
+  rematch_yes: "Revancha",
+  rematch_no: "No, gracias",
+  rematch_swap: "Cambiar de asiento con mi compañero",
+  rematch_answered_yes: "Has aceptado. Esperando a los demás…",
+  rematch_answered_no: "Has dicho que no.",
+  rematch_yes_of: "{name}: sí",
+  rematch_no_of: "{name}: no",
+  rematch_wait_of: "{name}: …",
+  rematch_open: "La revancha empieza en una mesa nueva.",
+  rematch_go: "Ir a la revancha",
+});
+
+Object.assign(STRINGS.en, {
+  with_people: "With people",
+  with_people_hint: "We seat you with whoever is waiting; if nobody comes in a few seconds, a bot takes the seat.",
+  practice: "Practice",
+  lobby: "Public tables",
+  public_table: "Public (listed in “Public tables”)",
+  party_joined: "A friend invites you to play as partners: join the queue and you are seated together.",
+  err_phrase_during_hand: "No talking during a hand: wait for its end.",
+  err_not_over: "The game is not over yet.",
+  err_rematch_open: "The rematch is at another table already.",
+  phrases: "Phrases",
+  phrase_buena: "Nice one!",
+  phrase_gracias: "Thanks",
+  phrase_revancha: "Rematch!",
+  phrase_suerte: "Good luck",
+  phrase_bien_jugado: "Well played",
+  phrase_otra_vez: "Another?",
+  said_line: "{name}: “{phrase}”",
+  spectators_none: "Nobody watching",
+  spectators_1: "1 spectator",
+  spectators_n: "{n} spectators",
+  watch_link: "Link to watch",
+  copy_watch: "Copy",
+  rematch: "Rematch",
+  rematch_hint: "The same table and seats, a new game.",
+  rematch_yes: "Rematch",
+  rematch_no: "No, thanks",
+  rematch_swap: "Swap seats with my partner",
+  rematch_answered_yes: "You accepted. Waiting for the others…",
+  rematch_answered_no: "You said no.",
+  rematch_yes_of: "{name}: yes",
+  rematch_no_of: "{name}: no",
+  rematch_wait_of: "{name}: …",
+  rematch_open: "The rematch starts at a new table.",
+  rematch_go: "Go to the rematch",
+});
 
 /** The club's frames and the club's parts of a sync; true when the frame was one of them. */
 export function clubFrame(m, f) {
