@@ -179,7 +179,7 @@ def all_over(pages: list[Any]) -> bool:
     return all(p.locator("#rematch").count() for p in pages)
 
 
-def test_phrases_never_in_a_hand_and_a_rematch_of_four_keeps_the_seats(
+def test_phrases_never_in_a_hand_and_a_rematch_of_four_keeps_the_seats_or_swaps_them(
     browser: Any, server_factory: Any
 ) -> None:
     server = server_factory()
@@ -235,13 +235,17 @@ def test_phrases_never_in_a_hand_and_a_rematch_of_four_keeps_the_seats(
     # After the game: phrases again.
     others[0].click('.phrase[data-phrase="bien_jugado"]')
     host.wait_for_selector('.said-bubble:has-text("Bien jugado")')
+    # Bea (seat 1) and Dani (seat 3) ask to swap; Ana and Cai keep theirs.
+    for p in (others[0], others[2]):
+        p.check("#rematch-swap")
     for p in players:
         p.click("#rematch-yes")
     spec.wait_for_selector("#rematch-go")
     new = {seated_at(p) for p in players}
     assert len(new) == 1 and table not in new, new
     fresh = new.pop()
-    assert [s["nickname"] for s in seats(base, fresh)] == before  # the same seats
+    swapped = [before[0], before[3], before[2], before[1]]
+    assert [s["nickname"] for s in seats(base, fresh)] == swapped  # the same seats, but the swap
     for p in players:
         p.wait_for_selector(".hand .tile", timeout=30_000)
     for p in [*players, spec]:
