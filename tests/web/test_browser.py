@@ -164,13 +164,13 @@ def test_tiles_and_spoken_names(browser: Any, static_base: str) -> None:
 def test_languages_spanish_by_default_english_complete(browser: Any, static_base: str) -> None:
     page = new_page(browser, locale="fr-FR")
     page.goto(static_base + "/index.html")
-    assert page.locator("#play-now").inner_text() == "Jugar ahora"
+    assert page.locator("#play-title").inner_text() == "Jugar ahora"
     assert page.locator("html").get_attribute("lang") == "es"
     page.select_option("#lang", "en")
-    assert page.locator("#play-now").inner_text() == "Play now"
+    assert page.locator("#play-title").inner_text() == "Play now"
     assert page.locator("html").get_attribute("lang") == "en"
     page.reload()
-    assert page.locator("#play-now").inner_text() == "Play now"  # the choice is kept
+    assert page.locator("#play-title").inner_text() == "Play now"  # the choice is kept
     page.context.close()
     en = new_page(browser, locale="en-US")
     en.goto(static_base + "/index.html")

@@ -64,7 +64,14 @@ def until_my_play(page: Any, seconds: float = 90) -> dict[str, Any]:
 
 
 def tile_width(page: Any) -> float:
-    return float(page.locator(".hand .tile svg").first.bounding_box()["width"])
+    # The table is drawn again at every frame: a tile found a moment ago may have been replaced
+    # (no box) by the time it is measured, so it is looked up again.
+    for _ in range(50):
+        box = page.locator(".hand .tile svg").first.bounding_box()
+        if box is not None:
+            return float(box["width"])
+        page.wait_for_timeout(20)
+    raise AssertionError("no tile of the hand to measure")
 
 
 def open_settings(page: Any) -> None:

@@ -521,6 +521,7 @@ def create_app(
         WebSocketRoute("/ws", server.ws),
         Route("/t/{table}", server.index),
         Route("/u/{handle}", server.index),
+        Route("/lobby", server.index),
         Route("/", server.index),
         Route("/index.html", server.index),
     ]

@@ -13,6 +13,10 @@ import { renderTable, layoutChain, tickClocks, motion } from "./table.js";
 import * as M from "./model.js";
 import { played } from "./sound.js";
 import { accountCard, renderProfile } from "./club.js";
+import "./talk.js"; // the club's words (with_people, practice, lobby...)
+
+// The lobby and the quick-match queue (lobby.js) come when first opened, not with the page.
+const club = () => import("./lobby.js");
 
 const LEVELS = ["facil", "normal", "fuerte"]; // the bots' levels a practice table takes
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
@@ -65,10 +69,13 @@ function route() {
     app.sock.close();
     app.sock = null;
   }
+  if (app.club) app.club.close();
+  app.club = null;
   app.m = null;
   app.dialog = null;
   if (match) openTable(decodeURIComponent(match[1]));
   else if (profile) renderProfile(decodeURIComponent(profile[1]));
+  else if (location.pathname === "/lobby") club().then((c) => c.openLobby(), (e) => toast(M.errorText(e)));
   else renderLanding();
 }
 
@@ -81,6 +88,7 @@ function render() {
   const profile = location.pathname.match(/^\/u\/([^/]+)/);
   if (app.m) renderTable();
   else if (profile) renderProfile(decodeURIComponent(profile[1]));
+  else if (app.club) app.club.render();
   else renderLanding();
 }
 
@@ -141,6 +149,18 @@ function renderLanding() {
       h("input", { type: "radio", name: "level", value: v, checked: v === saved, onchange: () => store.set("level", v) }),
       t(`level_${v}`))));
   const level = () => ($("input[name=level]:checked") || { value: saved }).value;
+  // "Con personas": the queue (a friend's party link, /?party=..., seats the two as partners).
+  const party = new URLSearchParams(location.search).get("party");
+  const queue = async () => {
+    busy(true);
+    try {
+      const me = await identity(nick.value);
+      (await club()).openQueue(me, "havana", party);
+    } catch (e) {
+      busy(false);
+      toast(M.errorText(e));
+    }
+  };
   const closeSettings = () => ((app.dialog = null), renderLanding(), $("#open-settings").focus());
   const page = [
     header([
@@ -160,11 +180,16 @@ function renderLanding() {
           })),
       ),
       h("section", { class: "card" },
+        h("h2", { id: "play-title" }, t("play_now")),
         h("label", { for: "nickname" }, t("nickname")),
         nick,
+        party ? h("p", { class: "notice", id: "party-invite" }, t("party_joined")) : null,
+        h("button", { id: "play-people", class: "big primary", onclick: queue }, t("with_people")),
+        h("p", { class: "hint" }, t("with_people_hint")),
         levels,
-        h("button", { id: "play-now", class: "big primary", onclick: () => start({ rules: "havana", practice: true, seat: 0, bot: level() }) }, t("play_now")),
+        h("button", { id: "play-now", class: "big", onclick: () => start({ rules: "havana", practice: true, seat: 0, bot: level() }) }, t("practice")),
         h("p", { class: "hint" }, t("play_now_hint")),
+        h("p", {}, h("a", { id: "lobby-link", href: "/lobby", onclick: (e) => (e.preventDefault(), go("/lobby")) }, t("lobby"))),
       ),
       h("section", { class: "card" },
         h("h2", {}, t("create_table")),
@@ -174,6 +199,7 @@ function renderLanding() {
           h("label", { for: "clock" }, t("clock")), clock,
         ),
         h("fieldset", { class: "modes" }, h("legend", {}, t("mode")), mode("practice", true), mode("people", false)),
+        h("label", { class: "radio" }, h("input", { type: "checkbox", id: "public" }), t("public_table")),
         h("button", {
           id: "create",
           class: "big",
@@ -184,6 +210,7 @@ function renderLanding() {
             const practice = $("input[name=mode]:checked").value === "practice";
             const body = { rules: Object.keys(rules).length > 1 ? rules : variant.value, move_clock: Number(clock.value), practice, seat: 0 };
             if (practice) body.bot = level();
+            if ($("#public").checked) body.public = true;
             start(body);
           },
         }, t("create")),

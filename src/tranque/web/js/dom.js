@@ -44,6 +44,7 @@ export const app = {
   sock: null,
   m: null, // the table model (model.js), null on the landing
   dialog: null, // a dialog open over the landing: "settings" | null
+  club: null, // the club screen up (the lobby, the queue: lobby.js), with its render and close
   rejoined: false,
   go: (path) => path, // navigate (app.js)
   render: () => {}, // draw the current screen again (app.js)

@@ -5,6 +5,7 @@ import { app, store, toast } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 import { spokenName, parseTile } from "./tiles.js";
 import { play as sound } from "./sound.js";
+import { clubFrame } from "./talk.js";
 
 // The fairness round and the verification need SHA-256 and the deal recipe only when a hand is
 // dealt or ends: loaded then, not with the page.
@@ -21,7 +22,7 @@ export function verifyAll(m) {
 }
 
 // Bots carry a name of their seat, so that the four players of a table are told apart.
-const BOT_NAMES = ["Rosa", "Pancho", "Chela", "Tito"];
+export const BOT_NAMES = ["Rosa", "Pancho", "Chela", "Tito"];
 // Quiet codes: the answer to a `reading` that came too late for the pause it was about.
 const QUIET = new Set(["not_between_hands", "not_reading", "duplicate"]);
 
@@ -88,6 +89,10 @@ export function errorText(e) {
 
 export function onFrame(m, f) {
   if (app.m !== m) return;
+  if (clubFrame(m, f)) {
+    app.render(); // a phrase, who watches, the rematch (talk.js)
+    return;
+  }
   if (f.type === "token") {
     // The server renews a token past half its life: keep the new one (same guest).
     const saved = store.get("guest");

@@ -7,6 +7,7 @@ import { tileSVG, spokenName, parseTile, splitTiles } from "./tiles.js";
 import { settingsPanel } from "./settings.js";
 import * as M from "./model.js";
 import { ratingChanges } from "./club.js";
+import { phrasesBar, rematchBlock } from "./talk.js";
 
 export function staticTile(tile, { vertical = true } = {}) {
   const [a, b] = parseTile(tile);
@@ -169,6 +170,7 @@ function resultPanel(m) {
       ok === null ? t("verifying") : ok ? t("verified_ok") : t("verified_bad"),
       " ", h("button", { class: "link", onclick: () => (M.closeResult(m), (m.panel = "verify"), app.render()) }, t("see_checks"))),
     r.gameOver ? gameOverBlock(m) : nextHandLine(m),
+    phrasesBar(m),
     h("div", { class: "row" },
       r.gameOver && !M.betweenGames(m)
         ? h("button", { id: "see-sheet", onclick: () => (M.closeResult(m), (m.panel = "sheet"), app.render()) }, t("planilla"))
@@ -188,9 +190,9 @@ export function gameOverBlock(m) {
       ? h("button", { id: "play-again", class: "primary big", onclick: () => newTable(m, true) }, t("play_again"))
       // At a table of people each one's click would make a different table: until the same
       // four can play again together, one person opens a new table and invites the others.
-      : h("div", { class: "new-table" },
+      : [rematchBlock(m), h("div", { class: "new-table" },
           h("button", { id: "new-table", class: "primary big", onclick: () => newTable(m, false) }, t("new_table")),
-          h("p", { class: "hint", id: "new-table-hint" }, t("new_table_hint"))));
+          h("p", { class: "hint", id: "new-table-hint" }, t("new_table_hint")))]);
 }
 
 async function newTable(m, practice) {

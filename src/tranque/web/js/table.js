@@ -10,6 +10,7 @@ import { play as sound } from "./sound.js";
 import { showTurn } from "./alerts.js";
 import { openDialog, gameOverBlock, staticTile, withSlots } from "./panels.js";
 import * as M from "./model.js";
+import { phrasesBar, saidBubble, spectatorsLine, watchRow } from "./talk.js";
 
 // How far the played tile slides, for the curious and the tests: one count per tile that slid.
 export const motion = { slides: 0 };
@@ -98,6 +99,7 @@ function seatBadge(m, seat, rel) {
       rel === 0 ? null : Array.from({ length: count }, () => h("span", { class: "back" })),
       h("span", { class: "count", "aria-hidden": "true" }, tilesLeft(count))));
   }
+  kids.push(saidBubble(m, seat));
   if (m.lastBy[seat] === "pass") kids.push(h("div", { class: "pass-bubble", role: "status" }, t("passed")));
   if (m.chose.has(seat) && !m.choices && st.phase === "choose") kids.push(h("div", { class: "chose-mark" }, t("has_chosen")));
   if (m.choices && st.phase === "play" && m.moves.length === 0) {
@@ -313,6 +315,7 @@ function actionBar(m) {
     kids.push(h("p", { class: "reveal", id: "reveal" }, t("reveal_line", { a: M.nameOf(m, s1), ca: word(c[0]), b: M.nameOf(m, s2), cb: word(c[1]), leader: M.nameOf(m, m.choices.leader) })));
   }
   if (m.redealBy !== null && st.phase !== "play") kids.push(h("p", { class: "reveal" }, t("log_redeal", { name: M.nameOf(m, m.redealBy) })));
+  if (!(m.showResult && m.result)) kids.push(phrasesBar(m)); // the end of a hand has its own (panels.js)
   return h("section", { class: "actions" }, kids);
 }
 
@@ -359,7 +362,8 @@ function inviteBox(m) {
             toast(t("copy_by_hand"));
           }
         },
-      }, t("copy"))));
+      }, t("copy"))),
+    watchRow(m));
 }
 
 function verifyBadge(m) {
@@ -426,6 +430,7 @@ export function renderTable() {
     me !== null && splitTiles(m.state.tiles).length ? myHand(m) : null,
     over && !m.showResult && m.panel === null && m.result ? h("section", { class: "panel game-end" }, gameOverBlock(m)) : null,
     h("aside", { class: "side" },
+      spectatorsLine(m),
       aidPanel(m),
       logView(m),
       h("p", { class: "help-line" }, h("a", { id: "help-link", href: "/help.html", target: "_blank", rel: "noopener" }, t("help_link"))))));

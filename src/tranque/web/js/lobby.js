@@ -1,0 +1,279 @@
+// The club's screens before a table (lobby.js: loaded when first opened, not with the page): the lobby of
+// public tables, live over a socket that never says hello; and the quick-match queue ("Jugar
+// ahora · Con personas"), its waiting screen and the party link that seats two friends together.
+import { api } from "./net.js";
+import { h, app, toast } from "./dom.js";
+import { t, STRINGS } from "./i18n.js";
+import { header, langSelect } from "./chrome.js";
+import { errorText, BOT_NAMES } from "./model.js";
+import "./talk.js"; // the club's words of the first load
+
+const VARIANTS = ["havana", "miami", "oriente", "barrio"];
+
+// The lobby's and the queue's words, in Spanish and English, added to i18n.js's tables.
+Object.assign(STRINGS.es, {
+  lobby_title: "Mesas públicas",
+  lobby_hint: "Las mesas abiertas a todos, en vivo. Siéntate en un asiento libre o mira una partida.",
+  lobby_empty: "No hay mesas públicas ahora. Crea una o entra en «Jugar ahora · Con personas».",
+  lobby_free: "{n} libres",
+  lobby_free_1: "1 libre",
+  lobby_playing: "Jugando",
+  lobby_watchers: "{n} mirando",
+  lobby_seats: "Asientos",
+  lobby_sit: "Sentarme",
+  lobby_watch: "Mirar",
+  lobby_table: "Mesa {table}: {variant}, {clock} s por jugada",
+  variant_custom: "Reglas propias",
+  queue_title: "Buscando mesa",
+  queue_waiting: "Esperando jugadores para {variant}…",
+  queue_waited: "Llevas {s} esperando.",
+  queue_count: "En la cola: {n}.",
+  queue_count_1: "En la cola: solo tú.",
+  queue_fill: "Si nadie llega en {s} s, los bots completan la mesa.",
+  queue_leave: "Salir de la cola",
+  queue_left: "Saliste de la cola.",
+  queue_elsewhere: "Entraste en la cola desde otra ventana.",
+  queue_lost: "No se pudo abrir tu mesa. Vuelve a entrar en la cola.",
+  queue_start: "Entrar en la cola",
+  queue_variant: "Modalidad",
+  party_make: "Jugar de pareja con un amigo",
+  party_link: "Enlace para tu compañero",
+  party_hint: "Mándale el enlace: cuando él también esté en la cola, os sentamos juntos de pareja.",
+  err_party_full: "Esa pareja ya está completa.",
+  err_bad_party: "Ese enlace de pareja no es válido.",
+});
+
+Object.assign(STRINGS.en, {
+  lobby_title: "Public tables",
+  lobby_hint: "The tables open to everyone, live. Take a free seat or watch a game.",
+  lobby_empty: "No public tables now. Create one or try “Play now · With people”.",
+  lobby_free: "{n} free",
+  lobby_free_1: "1 free",
+  lobby_playing: "Playing",
+  lobby_watchers: "{n} watching",
+  lobby_seats: "Seats",
+  lobby_sit: "Sit",
+  lobby_watch: "Watch",
+  lobby_table: "Table {table}: {variant}, {clock} s per move",
+  variant_custom: "Own rules",
+  queue_title: "Finding a table",
+  queue_waiting: "Waiting for players for {variant}…",
+  queue_waited: "You have waited {s}.",
+  queue_count: "In the queue: {n}.",
+  queue_count_1: "In the queue: just you.",
+  queue_fill: "If nobody comes within {s} s, bots fill the table.",
+  queue_leave: "Leave the queue",
+  queue_left: "You left the queue.",
+  queue_elsewhere: "You joined the queue from another window.",
+  queue_lost: "Your table could not be opened. Join the queue again.",
+  queue_start: "Join the queue",
+  queue_variant: "Variant",
+  party_make: "Play as partners with a friend",
+  party_link: "Link for your partner",
+  party_hint: "Send the link: once your friend is in the queue too, you are seated together as partners.",
+  err_party_full: "That pair is complete already.",
+  err_bad_party: "That partner link is not valid.",
+});
+
+/**
+ * A socket before any hello: it sends its first message (`lobby` or `queue`) on every connect,
+ * so a cut line comes back listing (or queued) again; `close` stops it for good.
+ */
+class ClubSocket {
+  constructor(first, onFrame) {
+    this.first = first;
+    this.onFrame = onFrame;
+    this.retry = 0;
+    this.closed = false;
+    this.connect();
+  }
+
+  connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = (this.ws = new WebSocket(`${proto}//${location.host}/ws`));
+    ws.onopen = () => ws.send(JSON.stringify(this.first));
+    ws.onmessage = (e) => {
+      this.retry = 0;
+      try {
+        this.onFrame(JSON.parse(e.data));
+      } catch {
+        /* not JSON: nothing to show */
+      }
+    };
+    ws.onclose = () => {
+      if (this.closed || this.ws !== ws) return;
+      this.timer = setTimeout(() => this.connect(), Math.min(5000, 300 * 2 ** this.retry++));
+    };
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}
+
+/** The screen the club draws now; `app.club` holds it while it is up (app.js routes). */
+function screen(draw, sock) {
+  const s = { render: () => draw(s), sock, close: () => sock && sock.close() };
+  app.club = s;
+  return s;
+}
+
+const page = (main) => app.root.replaceChildren(header([langSelect()]), main);
+
+const variantName = (v) => t(`variant_${VARIANTS.includes(v) ? v : "custom"}`);
+
+function go(path) {
+  return (e) => {
+    e.preventDefault();
+    app.go(path);
+  };
+}
+
+// -- the lobby ------------------------------------------------------------------------------------
+
+export function openLobby() {
+  const s = screen(drawLobby, null);
+  s.tables = null;
+  s.sock = new ClubSocket({ type: "lobby" }, (f) => {
+    if (f.type !== "lobby" || app.club !== s) return;
+    s.tables = f.tables;
+    s.render();
+  });
+  s.render();
+}
+
+function seatLine(seat, n) {
+  if (seat.kind === "empty") return h("li", { class: "free" }, t("empty_seat"));
+  // Bots go by their seat's name, as at the table (model.js).
+  return h("li", {}, seat.kind === "bot" ? BOT_NAMES[n] : seat.nickname, " ", seat.kind === "bot" ? h("span", { class: "bot-mark", title: t("bot") }, "BOT") : null);
+}
+
+function lobbyRow(x) {
+  const id = encodeURIComponent(x.table);
+  const title = t("lobby_table", { table: x.table, variant: variantName(x.variant), clock: x.move_clock });
+  const status = x.status === "waiting" ? t(x.free === 1 ? "lobby_free_1" : "lobby_free", { n: x.free }) : t("lobby_playing");
+  return h("li", { class: `lobby-table ${x.status}`, "data-table": x.table, "data-free": x.free },
+    h("h2", {}, title),
+    h("p", { class: "lobby-status" }, h("b", {}, status), x.spectators ? ` · ${t("lobby_watchers", { n: x.spectators })}` : null),
+    h("ul", { class: "lobby-seats", "aria-label": t("lobby_seats") }, x.seats.map(seatLine)),
+    h("div", { class: "row" },
+      x.status === "waiting" && x.free > 0
+        ? h("a", { class: "btn primary sit-link", href: `/t/${id}`, onclick: go(`/t/${id}`), "aria-label": `${t("lobby_sit")} · ${title}` }, t("lobby_sit"))
+        : null,
+      h("a", { class: "btn watch-link", href: `/t/${id}?watch=1`, onclick: go(`/t/${id}?watch=1`), "aria-label": `${t("lobby_watch")} · ${title}` }, t("lobby_watch"))));
+}
+
+function drawLobby(s) {
+  page(h("main", { class: "club lobby", id: "lobby" },
+    h("h1", {}, t("lobby_title")),
+    h("p", { class: "hint" }, t("lobby_hint")),
+    s.tables === null
+      ? h("p", { role: "status" }, t("loading"))
+      : s.tables.length
+        ? h("ul", { class: "lobby-list", id: "lobby-list" }, s.tables.map(lobbyRow))
+        : h("p", { class: "notice", id: "lobby-empty", role: "status" }, t("lobby_empty")),
+    h("p", {}, h("a", { href: "/", onclick: go("/") }, t("back_home")))));
+}
+
+// -- the queue ------------------------------------------------------------------------------------
+
+/** Queue for a variant (with a party's id or none) as the guest `me`: the waiting screen. */
+export function openQueue(me, variant = "havana", party = null) {
+  const s = screen(drawQueue, null);
+  Object.assign(s, { me, variant, party, queued: null, link: null, start: Date.now() });
+  s.sock = new ClubSocket(queueMessage(s), (f) => onQueueFrame(s, f));
+  s.tick = setInterval(() => {
+    const el = document.getElementById("queue-waited");
+    if (app.club !== s) clearInterval(s.tick);
+    else if (el) el.textContent = waitedText(s);
+  }, 1000);
+  s.render();
+}
+
+const queueMessage = (s) => ({ type: "queue", token: s.me.token, variant: s.variant, party: s.party });
+
+function requeue(s) {
+  s.sock.first = queueMessage(s);
+  s.queued = null;
+  s.sock.send(s.sock.first);
+  s.render();
+}
+
+function onQueueFrame(s, f) {
+  if (app.club !== s) return;
+  if (f.type === "queued") {
+    s.queued = f;
+    s.start = Date.now();
+  } else if (f.type === "matched") {
+    s.sock.close();
+    app.go(`/t/${encodeURIComponent(f.table)}`);
+    return;
+  } else if (f.type === "unqueued") {
+    s.sock.close();
+    if (f.reason !== "left") toast(t(f.reason === "elsewhere" ? "queue_elsewhere" : "queue_lost"));
+    app.go("/");
+    return;
+  } else if (f.type === "error") {
+    s.sock.close();
+    toast(errorText(f));
+    app.go("/");
+    return;
+  }
+  s.render();
+}
+
+function waitedText(s) {
+  const secs = Math.floor((Date.now() - s.start) / 1000);
+  const m = Math.floor(secs / 60);
+  return t("queue_waited", { s: m ? `${m} min ${secs % 60} s` : `${secs} s` });
+}
+
+async function makeParty(s) {
+  try {
+    const p = await api("/api/parties", { method: "POST", token: s.me.token });
+    s.party = p.party;
+    s.link = p.link;
+    requeue(s);
+  } catch (e) {
+    toast(errorText(e));
+  }
+}
+
+function drawQueue(s) {
+  const q = s.queued;
+  const variant = h("select", { id: "queue-variant", onchange: (e) => ((s.variant = e.target.value), requeue(s)) },
+    VARIANTS.map((v) => h("option", { value: v, selected: v === s.variant }, t(`variant_${v}`))));
+  const partyBox = s.link
+    ? h("div", { class: "invite", id: "party-box" },
+        h("label", { for: "party-link" }, t("party_link")),
+        h("input", { id: "party-link", readonly: true, value: s.link, onfocus: (e) => e.target.select() }),
+        h("p", { class: "hint" }, t("party_hint")))
+    : s.party
+      ? h("p", { class: "notice", id: "party-joined" }, t("party_joined"))
+      : h("button", { id: "party-make", onclick: () => makeParty(s) }, t("party_make"));
+  page(h("main", { class: "club queue", id: "queue" },
+    h("section", { class: "card" },
+      h("h1", {}, t("queue_title")),
+      h("p", { class: "queue-state", id: "queue-state", role: "status" },
+        q ? t("queue_waiting", { variant: variantName(q.variant) }) : t("loading")),
+      q ? h("p", { id: "queue-waited", class: "queue-waited" }, waitedText(s)) : null,
+      q ? h("p", { class: "hint", id: "queue-count" }, q.waiting > 1 ? t("queue_count", { n: q.waiting }) : t("queue_count_1")) : null,
+      q ? h("p", { class: "hint" }, t("queue_fill", { s: Math.round(q.fill) })) : null,
+      h("div", { class: "form-grid" }, h("label", { for: "queue-variant" }, t("queue_variant")), variant),
+      partyBox,
+      h("button", {
+        id: "queue-leave",
+        class: "big primary",
+        onclick: () => {
+          s.sock.send({ type: "unqueue" });
+          s.sock.close(); // closing leaves the queue too: one tap is enough even offline
+          app.go("/");
+        },
+      }, t("queue_leave")))));
+}
