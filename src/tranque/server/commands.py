@@ -495,6 +495,7 @@ def run_serve(args: argparse.Namespace) -> int:
         ws_ping_timeout=20,
         lifespan="on",
         timeout_graceful_shutdown=3,
+        server_header=False,  # bytes on every answer, and it tells a scanner what to try
     )
     host = f"[{args.host}]" if ":" in args.host else args.host
     line = f"tranque: serving at http://{host}:{port}/  (database {_safe(args.db)})"
