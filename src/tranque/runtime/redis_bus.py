@@ -50,6 +50,7 @@ class RedisBus:
         self._flusher: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
+        self._conn: Any = None  # the publishing connection (``_publish``)
         self._ok = False
 
     def _channel(self, node: str) -> str:
@@ -95,10 +96,7 @@ class RedisBus:
             batch = list(self._out)
             self._out.clear()
             try:
-                pipe = self._client.pipeline(transaction=False)
-                for channel, _, data in batch:
-                    pipe.publish(channel, data)
-                heard = await pipe.execute()
+                heard = await self._publish(batch)
             except Exception:
                 log.warning("publishing on Redis failed: messages between nodes were lost")
                 self._lost()
@@ -107,6 +105,23 @@ class RedisBus:
             for node in gone:
                 if self._receiver is not None:
                     self._receiver.unreachable(node)
+
+    async def _publish(self, batch: list[tuple[str, str | None, bytes]]) -> list[int]:
+        """PUBLISH each message, written at once on the bus's own connection, then read the
+        answers in order. The connection is held, not taken from the pool each time: redis-py's
+        pipeline (a checkout, retries, metrics) was most of a message's cost."""
+        conn = self._conn
+        if conn is None:
+            conn = self._conn = await self._client.connection_pool.get_connection()
+        try:
+            packed = conn.pack_commands([("PUBLISH", ch, data) for ch, _, data in batch])
+            await conn.send_packed_command(packed, check_health=False)
+            return [int(await conn.read_response()) for _ in batch]
+        except BaseException:
+            self._conn = None
+            with contextlib.suppress(Exception):
+                await conn.disconnect()
+            raise
 
     async def reachable(self, node: str) -> bool:
         try:
@@ -174,6 +189,9 @@ class RedisBus:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._listener
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await self._conn.disconnect()
         if self._client is not None:
             with contextlib.suppress(Exception):
                 await self._client.aclose()
