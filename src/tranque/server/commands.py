@@ -84,6 +84,12 @@ def register(subparsers: Any) -> None:
     )  # fmt: skip
     add("--rate", default="20", help="messages/s per connection (20)")
     add(
+        "--ws-impl",
+        default="websockets-sansio",
+        choices=["websockets-sansio", "websockets"],
+        help="uvicorn's WebSocket protocol: the sans-I/O one (default) or the older one",
+    )
+    add(
         "--ws-compression",
         action="store_true",
         help="compress WebSocket frames (permessage-deflate): fewer bytes, more CPU per frame",
@@ -204,6 +210,12 @@ def register(subparsers: Any) -> None:
         help="forced passes' pause (0 flat out, else one move's time at --rate)",
     )
     sb.add_argument("--workers", type=int, default=None, help="the server's bot workers")
+    sb.add_argument(
+        "--ws-impl",
+        default=None,
+        choices=["websockets-sansio", "websockets"],
+        help="the server's WebSocket protocol (its default: websockets-sansio)",
+    )
     sb.add_argument("--db", default=None, help="database URL (a temporary SQLite file)")
     sb.add_argument("--json", action="store_true", help="print the figures as JSON")
     sb.set_defaults(func=_run_bench)
@@ -496,6 +508,10 @@ def run_serve(args: argparse.Namespace) -> int:
         lifespan="on",
         timeout_graceful_shutdown=3,
         server_header=False,  # bytes on every answer, and it tells a scanner what to try
+        # The sans-I/O protocol of websockets by default: about half the CPU per move of the
+        # older one (docs/server.md, Figures); named, not left to "auto", so that an upgrade of
+        # uvicorn cannot change it.
+        ws=args.ws_impl,
     )
     host = f"[{args.host}]" if ":" in args.host else args.host
     line = f"tranque: serving at http://{host}:{port}/  (database {_safe(args.db)})"
