@@ -221,6 +221,34 @@ def test_a_bad_queue_request_gets_a_typed_error(server: Any, variant: Any) -> No
     asyncio.run(_closing(go()))
 
 
+def test_the_queue_seats_by_each_persons_rating_under_its_variant(server: Any) -> None:
+    """A rated guest queues at its rating (the one of the queue's variant), a new one at the
+    neutral 1500."""
+    import sqlite3
+    import time
+
+    async def go() -> None:
+        rated, fresh = await new_guest(server.base, "ana"), await new_guest(server.base, "bea")
+        con = sqlite3.connect(server.db)
+        with con:
+            con.executemany(
+                "INSERT INTO ratings (guest, preset, mu, sigma, games, updated)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(rated["guest"], "havana", 1732.4, 180.0, 12, time.time()),
+                 (rated["guest"], "miami", 1210.0, 200.0, 12, time.time())],
+            )  # fmt: skip
+        con.close()
+        socks = [await ClubSocket(server.base).open() for _ in range(2)]
+        for s, g in zip(socks, (rated, fresh), strict=True):
+            await s.send({"type": "queue", "token": g["token"], "variant": "havana"})
+        assert (await socks[0].wait(of("queued")))["rating"] == 1732
+        assert (await socks[1].wait(of("queued")))["rating"] == 1500
+        for s in socks:
+            await s.close()
+
+    asyncio.run(_closing(go()))
+
+
 def test_a_rematch_of_four_people_keeps_the_seats_and_partners_may_swap(
     server_factory: Any,
 ) -> None:

@@ -78,6 +78,7 @@ class QuickMatch:
             "type": "queued",
             "variant": ticket.variant,
             "party": ticket.party,
+            "rating": round(ticket.rating),  # what the closest-ratings seating goes by
             "since": ticket.since,
             "fill": self.fill,
             "waiting": waiting,

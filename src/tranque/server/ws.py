@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from starlette.websockets import WebSocket
 
-from tranque.club.matching import Ticket
+from tranque.club.matching import NEUTRAL_RATING, Ticket
 from tranque.club.ports import QueueError
 from tranque.server.edge import Limits, client_address, origin_allowed
 from tranque.server.http_schemas import HttpError
@@ -263,7 +263,9 @@ class Sockets:
         if msg.party is not None and not PARTY.match(msg.party):
             conn.push(error_frame("bad_party", "a party is the id its link gives"))
             return
-        ticket = Ticket(who[0], who[1], msg.variant, time.time(), msg.party)
+        ticket = Ticket(
+            who[0], who[1], msg.variant, time.time(), msg.party, await self._rating(who[0], msg)
+        )
         try:
             queued = await server.quick.join(ticket, conn.tell)
         except QueueError as exc:
@@ -287,6 +289,18 @@ class Sockets:
             conn.push(error_frame(exc.code, exc.message))
             return None
         return checked.guest, checked.nickname
+
+    async def _rating(self, guest: str, msg: Queue) -> float:
+        """The guest's rating under the queue's variant (its preset), for seating the closest
+        ratings together; the neutral one for a guest not rated yet, or if it cannot be read."""
+        club = self.server.club
+        try:
+            assert club is not None
+            skill = (await club.profiles.ratings_of([guest], msg.variant)).get((guest, msg.variant))
+        except Exception:
+            log.warning("a rating could not be read: queued at the neutral one", exc_info=True)
+            return NEUTRAL_RATING
+        return NEUTRAL_RATING if skill is None else float(skill.mu)
 
     def _unwatch(self, table_id: str) -> None:
         self.spectators[table_id] -= 1
