@@ -185,8 +185,7 @@ class Relay:
     # -- what the bus brings ----
 
     def received(self, envelope: Envelope) -> None:
-        if self.bus_gap(envelope):
-            return
+        self._mind_the_gap(envelope)
         body: Body = envelope.body
         match body:
             case ToOwner():
@@ -205,7 +204,7 @@ class Relay:
             case Moved(table=table, node=node):
                 self.moved(table, node)
 
-    def bus_gap(self, envelope: Envelope) -> bool:
+    def _mind_the_gap(self, envelope: Envelope) -> None:
         """A message from the sender was lost: what went through it starts afresh (the
         message itself is handled as usual; the count goes on from it)."""
         if self.bus.counters.gap(envelope):
@@ -217,7 +216,6 @@ class Relay:
                 envelope.n,
             )
             self._sever(envelope.sender, tell=True)
-        return False
 
     def _to_owner(self, node: str, msg: ToOwner) -> None:
         self.counts["forwarded"] += 1
