@@ -532,6 +532,7 @@ def create_app(
         Route("/t/{table}", server.index),
         Route("/u/{handle}", server.index),
         Route("/lobby", server.index),
+        Route("/leaderboards/{preset}", server.index),
         Route("/", server.index),
         Route("/index.html", server.index),
     ]

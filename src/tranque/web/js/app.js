@@ -65,6 +65,7 @@ async function identity(nickname) {
 function route() {
   const match = location.pathname.match(/^\/t\/([^/]+)/);
   const profile = location.pathname.match(/^\/u\/([^/]+)/);
+  const board = location.pathname.match(/^\/leaderboards\/(\w+)/);
   if (app.sock) {
     app.sock.close();
     app.sock = null;
@@ -76,6 +77,7 @@ function route() {
   if (match) openTable(decodeURIComponent(match[1]));
   else if (profile) renderProfile(decodeURIComponent(profile[1]));
   else if (location.pathname === "/lobby") club().then((c) => c.openLobby(), (e) => toast(M.errorText(e)));
+  else if (board) import("./ratings.js").then((r) => r.openLeaderboard(board[1]), (e) => toast(M.errorText(e)));
   else renderLanding();
 }
 

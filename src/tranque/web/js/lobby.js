@@ -7,6 +7,7 @@ import { t, STRINGS } from "./i18n.js";
 import { header, langSelect } from "./chrome.js";
 import { errorText, BOT_NAMES } from "./model.js";
 import "./talk.js"; // the club's words of the first load
+import { ratingText } from "./ratings.js"; // a seat's rating, the leaderboards' words
 
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
 
@@ -151,7 +152,8 @@ export function openLobby() {
 function seatLine(seat, n) {
   if (seat.kind === "empty") return h("li", { class: "free" }, t("empty_seat"));
   // Bots go by their seat's name, as at the table (model.js).
-  return h("li", {}, seat.kind === "bot" ? BOT_NAMES[n] : seat.nickname, " ", seat.kind === "bot" ? h("span", { class: "bot-mark", title: t("bot") }, "BOT") : null);
+  return h("li", {}, seat.kind === "bot" ? BOT_NAMES[n] : seat.nickname, " ", seat.kind === "bot" ? h("span", { class: "bot-mark", title: t("bot") }, "BOT") : null,
+    seat.rating ? h("span", { class: "seat-rating" }, ratingText(seat.rating)) : null);
 }
 
 function lobbyRow(x) {
@@ -178,7 +180,8 @@ function drawLobby(s) {
       : s.tables.length
         ? h("ul", { class: "lobby-list", id: "lobby-list" }, s.tables.map(lobbyRow))
         : h("p", { class: "notice", id: "lobby-empty", role: "status" }, t("lobby_empty")),
-    h("p", {}, h("a", { href: "/", onclick: go("/") }, t("back_home")))));
+    h("p", { class: "row" }, h("a", { href: "/leaderboards/havana", id: "leaderboards-link", onclick: go("/leaderboards/havana") }, t("leaderboards")),
+      " · ", h("a", { href: "/", onclick: go("/") }, t("back_home")))));
 }
 
 // -- the queue ------------------------------------------------------------------------------------
