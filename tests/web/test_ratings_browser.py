@@ -165,3 +165,36 @@ def test_the_leaderboard_in_both_languages_on_a_phone_and_a_desktop(
         assert page.errors == [], page.errors
         page.context.close()
     assert not screens.blocking(), screens.blocking()
+
+
+def test_wrong_passwords_then_the_login_limit_in_the_browser(browser: Any, server: Any) -> None:
+    base = server.base
+    g = httpx.post(f"{base}/api/guests", json={"nickname": "Rosa"}).json()
+    claimed = httpx.post(
+        f"{base}/api/accounts",
+        json={"name": "Rosa", "password": "tranque-de-nueve"},
+        headers={"authorization": f"Bearer {g['token']}"},
+    )
+    assert claimed.status_code == 200, claimed.text
+    page = new_page(browser)
+    page.goto(base + "/")
+    page.fill("#account-name", "rosa")
+    page.fill("#account-password", "no-es-esta-clave")
+    said = []
+    for _ in range(12):  # quick failures, until the limit answers instead of the password check
+        page.click("#login")
+        page.wait_for_function("document.querySelector('#account-error').textContent !== ''")
+        said.append(page.locator("#account-error").inner_text())
+        if "Demasiados intentos" in said[-1]:
+            break
+        page.evaluate("document.querySelector('#account-error').textContent = ''")
+    assert said[0] == "El nombre y la contraseña no coinciden.", said
+    assert "Demasiados intentos" in said[-1] and len(said) >= 6, said  # five quick failures first
+    # Limited, even the right password waits.
+    page.evaluate("document.querySelector('#account-error').textContent = ''")
+    page.fill("#account-password", "tranque-de-nueve")
+    page.click("#login")
+    page.wait_for_selector("#account-error:has-text('Demasiados intentos')")
+    assert page.locator("#signed-in").count() == 0
+    assert page.errors == [], page.errors
+    page.context.close()
