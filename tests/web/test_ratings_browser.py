@@ -94,6 +94,10 @@ def test_four_people_see_the_seats_ratings_and_each_their_own_change(
         )
     screens.capture(host, "game-end-rating-change")
     screens.capture(others[0], "game-end-rating-change-phone", widths=(360, 390))
+    # A name of the changes leads to its profile, whose chart has the game's point.
+    host.locator("#rating-changes .change-row a").first.click()
+    host.wait_for_selector("#rating-oriente .rating-chart polyline")
+    screens.capture(host, "profile")
     # The leaderboards, from the lobby: nobody has ten rated games yet.
     lobby.goto(base + "/lobby")
     lobby.click("#leaderboards-link")
