@@ -7,12 +7,13 @@ seating changes (a person sits or stands, a bot takes a seat: what ``key_of`` se
 query, off the owner's task: the owner only gets the answer (``TableOwner.set_seat_ratings``),
 which it keeps for its syncs and sends to everyone at the table as a ``ratings`` frame (its
 relayed sockets too, so on a cluster every node's sockets have it). The lobby's line is touched
-again with the answer.
+again with the answer. The changes of a moment are looked up together: a node that rebuilds or
+takes over a thousand tables makes a few queries, not a thousand.
 
 A bot's seat and an empty seat have no rating (null); a table under custom rules has no preset
 and so no ratings at all (and costs no query). Nothing but the rating leaves: no guest id.
-A lookup that fails (the database is away) is tried again at the next change, not before
-``RETRY`` seconds.
+A lookup that fails (the database is away) is tried again ``RETRY`` seconds later; meanwhile the
+seats show what they showed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -30,6 +30,8 @@ from tranque.table.owner import TableOwner
 log = logging.getLogger("tranque.club")
 
 RETRY = 5.0  # seconds before a failed lookup is tried again
+TICK = 0.05  # seconds a lookup waits for more changes to look up with it
+CHUNK = 500  # people per query at most (SQLite's bound parameters)
 Key = tuple[str | None, tuple[tuple[str, str | None], ...]]
 Read = Callable[[Sequence[str], str], Awaitable[dict[tuple[str, str], Skill]]]
 
@@ -57,63 +59,100 @@ def body_of(key: Key, skills: dict[tuple[str, str], Skill]) -> dict[str, Any]:
 
 
 class SeatRatings:
-    def __init__(self, read: Read, on_ready: Callable[[TableOwner], None]) -> None:
+    def __init__(
+        self, read: Read, on_ready: Callable[[TableOwner], None], *, tick: float = TICK
+    ) -> None:
         self.read = read
         self.on_ready = on_ready  # the table's line in the lobby, touched again
+        self.tick = tick
         self.known: dict[str, tuple[TableOwner, Key, dict[str, Any]]] = {}
-        self.pending: dict[str, asyncio.Task[None]] = {}
-        self.failed: dict[str, float] = {}
+        self.dirty: dict[str, TableOwner] = {}  # tables whose seating changed, to look up
+        self.flying: dict[str, tuple[TableOwner, Key]] = {}  # being looked up now
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.lookups = 0  # queries made (a test counts them)
 
     def seats(self, owner: TableOwner) -> list[dict[str, Any] | None] | None:
         """The seats' ratings known now for the lobby's line (the last ones while a new lookup
-        is out; None before the first); starts a lookup if the seating changed. Cheap: called
-        after every change of every table this node owns."""
+        is due; None before the first); marks the table for a lookup if its seating changed.
+        Cheap: called after every change of every table this node owns."""
         tid = owner.table_id
         known = self.known.get(tid)
         if known is not None and known[0] is not owner:
             known = None  # the table was rebuilt here: its new owner has not been told yet
-        stale = known is None or known[1] != key_of(owner)
-        due = tid not in self.pending and time.monotonic() >= self.failed.get(tid, 0.0)
-        if stale and due:
-            self.pending[tid] = asyncio.create_task(self._look(owner), name=f"ratings {tid}")
+        key = key_of(owner)
+        if (known is None or known[1] != key) and self.flying.get(tid) != (owner, key):
+            self.dirty[tid] = owner
+            if self.task is None:
+                self.task = asyncio.create_task(self._run(), name="seat ratings")
+            self.wake.set()
         return None if known is None else known[2]["seats"]
 
-    async def _look(self, owner: TableOwner) -> None:
-        tid = owner.table_id
+    async def _run(self) -> None:
+        while True:
+            await self.wake.wait()
+            # A burst of changes (a restart rebuilding every table, a takeover) is one batch:
+            # at most one query per preset and CHUNK people, whatever the number of tables.
+            await asyncio.sleep(self.tick)
+            self.wake.clear()
+            batch, self.dirty = self.dirty, {}
+            try:
+                await self._look(batch)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("the seats' ratings could not be read", exc_info=True)
+                for tid, owner in batch.items():
+                    self.dirty.setdefault(tid, owner)  # again, after a pause
+                await asyncio.sleep(RETRY)
+                self.wake.set()
+
+    async def _look(self, batch: dict[str, TableOwner]) -> None:
+        keys = self.flying = {tid: (owner, key_of(owner)) for tid, owner in batch.items()}
         try:
-            while True:
-                key = key_of(owner)
-                preset, seats = key
-                people = [g for k, g in seats if k == "person" and g is not None]
-                skills = await self.read(people, preset) if preset and people else {}
-                if key_of(owner) == key:
-                    break  # else somebody sat or stood meanwhile: look again
+            skills = await self._read(keys)
+            self._tell(keys, skills)
+        finally:
+            self.flying = {}
+
+    def _tell(
+        self, keys: dict[str, tuple[TableOwner, Key]], skills: dict[tuple[str, str], Skill]
+    ) -> None:
+        for tid, (owner, key) in keys.items():
+            if tid not in self.flying:
+                continue  # the table left this node meanwhile
+            if key_of(owner) != key:
+                self.dirty.setdefault(tid, owner)  # somebody sat or stood meanwhile: again
+                self.wake.set()
+                continue
             body = body_of(key, skills)
             self.known[tid] = (owner, key, body)
-            self.failed.pop(tid, None)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.warning("table %s: the seats' ratings could not be read", tid, exc_info=True)
-            self.failed[tid] = time.monotonic() + RETRY
-            return
-        finally:
-            self.pending.pop(tid, None)
-        owner.set_seat_ratings(body)
-        self.on_ready(owner)
+            owner.set_seat_ratings(body)
+            self.on_ready(owner)
+
+    async def _read(self, keys: dict[str, tuple[TableOwner, Key]]) -> dict[tuple[str, str], Skill]:
+        wanted: dict[str, set[str]] = {}
+        for _, (preset, seats) in keys.values():
+            if preset is not None:
+                wanted.setdefault(preset, set()).update(
+                    g for k, g in seats if k == "person" and g is not None
+                )
+        skills: dict[tuple[str, str], Skill] = {}
+        for preset, people in wanted.items():
+            ordered = sorted(people)
+            for i in range(0, len(ordered), CHUNK):
+                self.lookups += 1
+                skills.update(await self.read(ordered[i : i + CHUNK], preset))
+        return skills
 
     def gone(self, table: str) -> None:
         """The table left this node: forget it (another node's owner looks them up again)."""
         self.known.pop(table, None)
-        self.failed.pop(table, None)
-        task = self.pending.pop(table, None)
-        if task is not None:
-            task.cancel()
+        self.dirty.pop(table, None)
+        self.flying.pop(table, None)
 
     async def close(self) -> None:
-        tasks = list(self.pending.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
+        if self.task is not None:
+            self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+                await self.task
