@@ -148,6 +148,7 @@ class Server:
         leases, bus = self._cluster(store)
         assert isinstance(store, Store)
         self.club = Club(store, self.identity, self.buckets, self.config.login_limits)
+        self.seat_ratings = seat_ratings = SeatRatings(self.club.profiles.ratings_of, self._touch)
         self.lobby = Lobby(
             store,
             WallClock(),
@@ -162,12 +163,12 @@ class Server:
         )
         queue, directory = self._club_ports()
         self.board = LobbyBoard(directory)
-        self.seat_ratings = seat_ratings = SeatRatings(self.club.profiles.ratings_of, self._touch)
         self.lobby.on_change = self._touch
-        self.lobby.on_gone = self._gone
+        self.lobby.on_gone = self.board.gone
         self.quick = QuickMatch(
             queue, self._open_quick_table, time.time, fill=self.config.fill_time
         )
+        self.lobby.on_gone = self._gone  # the board's and the seats' ratings' (server.seat_ratings)
         recovered = await self.lobby.recover()
         if recovered:
             log.warning("rebuilt %d unfinished table(s) from the event log", recovered)

@@ -402,13 +402,13 @@ class TableOwner:
             except Exception as exc:  # the entries are in the log: a rebuild saves the record
                 raise Dropped("unavailable", "the table's storage is unreachable") from exc
             self.epoch = None  # the lease went with the record: nothing is appended any more
+            if self.on_over is not None:
+                self.on_over(self)
             if rated is not None:
                 # The ratings were settled in the record's transaction, on this node: every
                 # socket at the table (here or relayed) is told each seat's change now.
                 self.rated = rated
                 self._tell(frame({"type": "rating", **rated}))
-            if self.on_over is not None:
-                self.on_over(self)
 
     # -- phrases ----
 

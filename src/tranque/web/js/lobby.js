@@ -6,8 +6,8 @@ import { h, app, toast } from "./dom.js";
 import { t, STRINGS } from "./i18n.js";
 import { header, langSelect } from "./chrome.js";
 import { errorText, BOT_NAMES } from "./model.js";
-import "./talk.js"; // the club's words of the first load
 import { ratingText } from "./ratings.js"; // a seat's rating, the leaderboards' words
+import "./talk.js"; // the club's words of the first load
 
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
 
@@ -175,13 +175,13 @@ function drawLobby(s) {
   page(h("main", { class: "club lobby", id: "lobby" },
     h("h1", {}, t("lobby_title")),
     h("p", { class: "hint" }, t("lobby_hint")),
+    h("p", { class: "to-leaderboards" }, h("a", { href: "/leaderboards/havana", id: "leaderboards-link", onclick: go("/leaderboards/havana") }, t("leaderboards"))),
     s.tables === null
       ? h("p", { role: "status" }, t("loading"))
       : s.tables.length
         ? h("ul", { class: "lobby-list", id: "lobby-list" }, s.tables.map(lobbyRow))
         : h("p", { class: "notice", id: "lobby-empty", role: "status" }, t("lobby_empty")),
-    h("p", { class: "row" }, h("a", { href: "/leaderboards/havana", id: "leaderboards-link", onclick: go("/leaderboards/havana") }, t("leaderboards")),
-      " · ", h("a", { href: "/", onclick: go("/") }, t("back_home")))));
+    h("p", {}, h("a", { href: "/", onclick: go("/") }, t("back_home")))));
 }
 
 // -- the queue ------------------------------------------------------------------------------------
