@@ -148,7 +148,6 @@ class Server:
         leases, bus = self._cluster(store)
         assert isinstance(store, Store)
         self.club = Club(store, self.identity, self.buckets, self.config.login_limits)
-        self.seat_ratings = seat_ratings = SeatRatings(self.club.profiles.ratings_of, self._touch)
         self.lobby = Lobby(
             store,
             WallClock(),
@@ -163,6 +162,7 @@ class Server:
         )
         queue, directory = self._club_ports()
         self.board = LobbyBoard(directory)
+        self.seat_ratings = seat_ratings = SeatRatings(self.club.profiles.ratings_of, self._touch)
         self.lobby.on_change = self._touch
         self.lobby.on_gone = self.board.gone
         self.quick = QuickMatch(
@@ -530,10 +530,10 @@ def create_app(
         Route("/api/lobby", server.lobby_listing),
         Route("/api/parties", server.new_party, methods=["POST"]),
         WebSocketRoute("/ws", server.ws),
+        Route("/leaderboards/{preset}", server.index),
         Route("/t/{table}", server.index),
         Route("/u/{handle}", server.index),
         Route("/lobby", server.index),
-        Route("/leaderboards/{preset}", server.index),
         Route("/", server.index),
         Route("/index.html", server.index),
     ]

@@ -74,9 +74,9 @@ function route() {
   app.club = null;
   app.m = null;
   app.dialog = null;
-  if (match) openTable(decodeURIComponent(match[1]));
+  if (board) import("./ratings.js").then((r) => r.openLeaderboard(board[1]), (e) => toast(M.errorText(e)));
+  else if (match) openTable(decodeURIComponent(match[1]));
   else if (profile) renderProfile(decodeURIComponent(profile[1]));
-  else if (board) import("./ratings.js").then((r) => r.openLeaderboard(board[1]), (e) => toast(M.errorText(e)));
   else if (location.pathname === "/lobby") club().then((c) => c.openLobby(), (e) => toast(M.errorText(e)));
   else renderLanding();
 }
