@@ -49,6 +49,15 @@ def test_four_people_are_rated_once_and_the_leaver_takes_the_result(server_facto
             assert (seat["change"]["change"] > 0) == (s % 2 == winner)
         # The leaver's result is his partner's.
         assert players["seats"][3]["change"] == players["seats"][1]["change"]
+        # The three still there were told it over the socket, the leaver's seat's too.
+        for c in clients[:3]:
+            await c.wait_for(lambda c: '"type":"rating"' in "".join(c.frames[-5:]), 30)
+            told = [json.loads(f) for f in c.frames if f.startswith('{"type":"rating"')]
+            assert len(told) == 1 and told[0]["rated"], told
+            changes = {x["seat"]: x for x in told[0]["seats"]}
+            assert (
+                changes[3]["after"] == changes[1]["after"] == players["seats"][3]["change"]["after"]
+            )
         profile = await get_json(base, f"/api/profiles/{players['seats'][3]['profile']}")
         assert profile["ratings"]["havana"]["games"] == 1
         assert profile["recent"][0]["rated"] and profile["games"]["played"] == 1

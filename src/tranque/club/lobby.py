@@ -26,9 +26,14 @@ TICK = 0.25  # seconds between two writes / looks
 Push = Callable[[dict[str, Any]], None]
 
 
-def summary(info: dict[str, Any], spectators: int) -> dict[str, Any] | None:
+def summary(
+    info: dict[str, Any],
+    spectators: int,
+    ratings: list[dict[str, Any] | None] | None = None,
+) -> dict[str, Any] | None:
     """A table's line in the lobby, from its ``info``; None when it is not listed (private,
-    or over). No seat's guest id leaves: nicknames and bot names only."""
+    or over). No seat's guest id leaves: nicknames and bot names only. ``ratings``: each
+    seat's rating under the table's preset (``server.seat_ratings``), once looked up."""
     settings = info["settings"]
     if not settings.get("public") or info["over"]:
         return None
@@ -38,9 +43,9 @@ def summary(info: dict[str, Any], spectators: int) -> dict[str, Any] | None:
             "kind": s["kind"],
             "nickname": s["nickname"] if s["kind"] != "empty" else None,
             "bot": s["bot"],
-            "rating": None,  # the ratings' engineer fills this in
+            "rating": ratings[i] if ratings is not None and i < len(ratings) else None,
         }
-        for s in info["seats"]
+        for i, s in enumerate(info["seats"])
     ]
     free = sum(1 for s in info["seats"] if s["kind"] == "empty")
     return {
@@ -77,10 +82,15 @@ class LobbyBoard:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
 
-    def touch(self, info: dict[str, Any], spectators: int) -> None:
+    def touch(
+        self,
+        info: dict[str, Any],
+        spectators: int,
+        ratings: list[dict[str, Any] | None] | None = None,
+    ) -> None:
         """A table of this node may have changed (called by its owner: cheap, never blocks)."""
         table = info["table"]
-        line = summary(info, spectators)
+        line = summary(info, spectators, ratings)
         if line == self.mine.get(table) and table not in self.dirty:
             return
         if line is None:

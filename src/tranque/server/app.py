@@ -47,6 +47,7 @@ from tranque.server.edge import (
 )
 from tranque.server.http_schemas import HttpError
 from tranque.server.identity import DEFAULT_MAX_AGE, Identity
+from tranque.server.seat_ratings import SeatRatings
 from tranque.server.ws import Sockets
 from tranque.store.db import Store
 from tranque.table.bus import Bus
@@ -105,6 +106,7 @@ class Server:
         self.identity: Identity | None = None
         self.quick: QuickMatch | None = None
         self.board: LobbyBoard | None = None
+        self.seat_ratings: SeatRatings | None = None  # each seat's rating (server.seat_ratings)
         self.club: Club | None = None  # accounts, profiles, ratings (server.club)
         # The rate limits' buckets: this process's memory, or Redis on a cluster (_cluster).
         self.buckets: Buckets = LocalBuckets()
@@ -160,11 +162,13 @@ class Server:
         )
         queue, directory = self._club_ports()
         self.board = LobbyBoard(directory)
+        self.seat_ratings = seat_ratings = SeatRatings(self.club.profiles.ratings_of, self._touch)
         self.lobby.on_change = self._touch
         self.lobby.on_gone = self.board.gone
         self.quick = QuickMatch(
             queue, self._open_quick_table, time.time, fill=self.config.fill_time
         )
+        self.lobby.on_gone = self._gone  # the board's and the seats' ratings' (server.seat_ratings)
         recovered = await self.lobby.recover()
         if recovered:
             log.warning("rebuilt %d unfinished table(s) from the event log", recovered)
@@ -175,6 +179,7 @@ class Server:
         finally:
             await self.quick.close()
             await self.board.close()
+            await seat_ratings.close()
             await self.lobby.close()
             close_pool = getattr(thinker, "close", None)
             if close_pool is not None:
@@ -217,8 +222,14 @@ class Server:
         return queue, directory
 
     def _touch(self, owner: Any) -> None:
-        assert self.board is not None
-        self.board.touch(owner.service.info(), owner.spectators()["count"])
+        assert self.board is not None and self.seat_ratings is not None
+        ratings = self.seat_ratings.seats(owner)  # looked up when the seating changes
+        self.board.touch(owner.service.info(), owner.spectators()["count"], ratings)
+
+    def _gone(self, table: str) -> None:
+        assert self.board is not None and self.seat_ratings is not None
+        self.board.gone(table)
+        self.seat_ratings.gone(table)
 
     async def _open_quick_table(self, seating: Seating) -> str:
         """A quick match's table: public, of people, its empty seats to bots of level normal."""
@@ -519,6 +530,7 @@ def create_app(
         Route("/api/lobby", server.lobby_listing),
         Route("/api/parties", server.new_party, methods=["POST"]),
         WebSocketRoute("/ws", server.ws),
+        Route("/leaderboards/{preset}", server.index),
         Route("/t/{table}", server.index),
         Route("/u/{handle}", server.index),
         Route("/lobby", server.index),

@@ -366,11 +366,12 @@ class Store:
         record: dict[str, Any],
         info: dict[str, Any] | None = None,
         epoch: int | None = None,
-    ) -> None:
+    ) -> dict[str, Any] | None:
         """Save the record and mark the table over; ``info`` (the table's final info: seats,
         nicknames, tally) replaces the stored settings, so it is served once the table has left
         memory. With ``epoch``, only while the lease has it (else ``LeaseLost``), and the lease
-        goes: a finished table is never appended to again, and any node may serve it."""
+        goes: a finished table is never appended to again, and any node may serve it. Returns
+        what ``store.settle`` made of it (the ratings' changes) when ``info`` is given."""
         now = time.time()
         values: dict[str, Any] = {"status": "over", "ended": now}
         if info is not None:
@@ -390,7 +391,8 @@ class Store:
             await conn.execute(tables.update().where(tables.c.id == table_id).values(**values))
             if info is not None:
                 # The people's plays and the ratings, once, with the record (store.settle).
-                await settle(conn, self.dialect, table_id, info, now)
+                return await settle(conn, self.dialect, table_id, info, now)
+        return None
 
     async def expire_table(self, table_id: str) -> None:
         """Mark a table that never started ``expired``: it is not rebuilt at start again."""

@@ -44,12 +44,36 @@ def _insert(dialect: str, table: sa.Table) -> Any:
     return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
 
 
-async def settle(conn: Any, dialect: str, table_id: str, info: dict[str, Any], ts: float) -> None:
+def changes(preset: str | None, moves: list[tuple[int, Skill, Skill]]) -> dict[str, Any]:
+    """What the table's sockets are told of a settled game (the ``rating`` frame's body): the
+    preset (None: not a preset's rules) and, for a rated game, each seat's rating before and
+    after. Seats only, never a guest's id: ratings are public, who sat where is the table's."""
+    return {
+        "preset": preset,
+        "rated": bool(moves),
+        "seats": [
+            {
+                "seat": s,
+                "before": b.rating,
+                "after": a.rating,
+                "change": a.rating - b.rating,
+                "games": a.games,
+                "provisional": a.provisional,
+            }
+            for s, b, a in moves
+        ],
+    }
+
+
+async def settle(
+    conn: Any, dialect: str, table_id: str, info: dict[str, Any], ts: float
+) -> dict[str, Any]:
     """Each person's play of a finished table and, when four people began it under a preset,
-    the rating update (``club.ratings``). In the caller's transaction."""
+    the rating update (``club.ratings``). In the caller's transaction. Returns ``changes``:
+    what the owner tells the table's sockets once the transaction is committed."""
     outcome = outcome_of(info)
     if outcome is None:
-        return
+        return changes(None, [])
     result = info["result"]
     seats = info.get("seats", [])
     who = await seat_guests(conn, table_id)
@@ -59,7 +83,7 @@ async def settle(conn: Any, dialect: str, table_id: str, info: dict[str, Any], t
         if g is not None and s < len(seats) and seats[s].get("kind") == "person"
     }
     if not people:
-        return
+        return changes(outcome.preset, [])
     rated = outcome.persons and outcome.preset is not None and len(set(people.values())) == 4
     rows = []
     for s, g in people.items():
@@ -81,7 +105,7 @@ async def settle(conn: Any, dialect: str, table_id: str, info: dict[str, Any], t
         )
     await conn.execute(plays.insert(), rows)
     if not rated or outcome.preset is None:
-        return
+        return changes(outcome.preset, [])
     preset = outcome.preset
     order = sorted(set(people.values()))
     await conn.execute(
@@ -123,3 +147,4 @@ async def settle(conn: Any, dialect: str, table_id: str, info: dict[str, Any], t
                 sigma_before=b.sigma, mu_after=a.mu, sigma_after=a.sigma, games=a.games, ts=ts,
             )
         )  # fmt: skip
+    return changes(preset, [(s, before[s], after[s]) for s in range(4)])

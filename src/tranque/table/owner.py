@@ -80,6 +80,10 @@ class TableOwner:
         # "Revancha" once the game is over; ``on_rematch`` opens the next game's table.
         self.rematch: Rematch | None = None
         self.on_rematch: Callable[[TableOwner, RematchSeats], Awaitable[str]] | None = None
+        # The club's words about the seats (``server.seat_ratings``: each seat's rating) and,
+        # once the record is saved, about the game (``store.settle.changes``); in every sync.
+        self.seat_ratings: dict[str, Any] | None = None
+        self.rated: dict[str, Any] | None = None
         # The lease's fencing token every append carries (None on a single node); None again
         # once the table is over (its lease is gone: nothing is appended any more).
         self.epoch = epoch
@@ -390,7 +394,9 @@ class TableOwner:
         if svc.over and not self.finished_saved and svc.record is not None:
             self.finished_saved = True
             try:
-                await self.store.finish_table(self.table_id, svc.record, svc.info(), self.epoch)
+                rated = await self.store.finish_table(
+                    self.table_id, svc.record, svc.info(), self.epoch
+                )
             except LeaseLost as exc:
                 raise Dropped("table_moved", "the table moved to another node") from exc
             except Exception as exc:  # the entries are in the log: a rebuild saves the record
@@ -398,6 +404,11 @@ class TableOwner:
             self.epoch = None  # the lease went with the record: nothing is appended any more
             if self.on_over is not None:
                 self.on_over(self)
+            if rated is not None:
+                # The ratings were settled in the record's transaction, on this node: every
+                # socket at the table (here or relayed) is told each seat's change now.
+                self.rated = rated
+                self._tell(frame({"type": "rating", **rated}))
 
     # -- phrases ----
 
@@ -445,6 +456,18 @@ class TableOwner:
         data = frame(rm.to_json(svc.seats))
         for other in self.subscribers:
             other.push(data)
+
+    # -- the club's words about the seats ----
+
+    def set_seat_ratings(self, ratings: dict[str, Any]) -> None:
+        """Each seat's rating (looked up by ``server.seat_ratings`` when the seats change):
+        kept for the syncs to come and sent to everyone at the table now."""
+        self.seat_ratings = ratings
+        self._tell(frame({"type": "ratings", **ratings}))
+
+    def _tell(self, data: bytes) -> None:
+        for sub in self.subscribers:
+            sub.push(data)
 
     # -- spectators ----
 
@@ -518,6 +541,8 @@ class TableOwner:
         body["missed"] = missed
         body["spectators"] = self.spectators()
         body["rematch"] = None if self.rematch is None else self.rematch.to_json(svc.seats)
+        body["ratings"] = self.seat_ratings
+        body["rating"] = self.rated
         return frame(body)
 
 

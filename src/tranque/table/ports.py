@@ -64,7 +64,10 @@ class TableStore(EventLog, Protocol):
         record: dict[str, Any],
         info: dict[str, Any] | None = None,
         epoch: int | None = None,
-    ) -> None: ...
+    ) -> dict[str, Any] | None:
+        """Save the record (see ``store.db.Store``); returns what the club made of the game
+        (``store.settle.changes``: the ratings' changes), told to the table's sockets."""
+        ...
 
     async def hosted_open_tables(self, host: str) -> int:
         """How many unfinished tables ``host`` created (every node's)."""

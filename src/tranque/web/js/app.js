@@ -65,6 +65,7 @@ async function identity(nickname) {
 function route() {
   const match = location.pathname.match(/^\/t\/([^/]+)/);
   const profile = location.pathname.match(/^\/u\/([^/]+)/);
+  const board = location.pathname.match(/^\/leaderboards\/(\w+)/);
   if (app.sock) {
     app.sock.close();
     app.sock = null;
@@ -73,7 +74,8 @@ function route() {
   app.club = null;
   app.m = null;
   app.dialog = null;
-  if (match) openTable(decodeURIComponent(match[1]));
+  if (board) import("./ratings.js").then((r) => r.openLeaderboard(board[1]), (e) => toast(M.errorText(e)));
+  else if (match) openTable(decodeURIComponent(match[1]));
   else if (profile) renderProfile(decodeURIComponent(profile[1]));
   else if (location.pathname === "/lobby") club().then((c) => c.openLobby(), (e) => toast(M.errorText(e)));
   else renderLanding();

@@ -173,32 +173,11 @@ const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 // -- the end of a game --------------------------------------------------------------------------
 
-/** Each person's rating change once the table is over (filled in when the server has it). */
+/** Each person's rating change once the table is over: drawn by ratings.js (loaded when the
+ *  table's first ratings came, else now), from the `rating` frame the server pushes. */
 export function ratingChanges(m) {
   const box = h("div", { class: "rating-changes", id: "rating-changes", "aria-live": "polite" });
-  const fill = (players) => {
-    const rows = players.seats.filter((s) => s.profile);
-    if (!players.preset || !rows.some((s) => s.change)) {
-      box.replaceChildren(h("p", { class: "hint", id: "unrated" }, t("game_unrated")));
-      return;
-    }
-    box.replaceChildren(h("ul", {}, rows.map((s) =>
-      h("li", { class: "change-row" },
-        link(profileHref(s.profile), s.nickname || "?"),
-        " ", h("strong", {}, s.change ? `${s.change.after} (${signed(s.change.change)})` : "—")))));
-  };
-  // The ratings are saved with the record, just after the last event: a table of four people
-  // under a preset that shows no change yet is asked again a few times.
-  const ask = (tries) =>
-    api(`/api/tables/${encodeURIComponent(m.table)}/players`)
-      .then((p) => {
-        const pending = p.preset && p.seats.filter((s) => s.profile).length === 4 && !p.seats.some((s) => s.change);
-        if (pending && tries > 0) return setTimeout(() => ask(tries - 1), 700);
-        m.players = p;
-        fill(p);
-      })
-      .catch(() => null);
-  if (m.players) fill(m.players);
-  else ask(6);
+  if (app.fillChanges) app.fillChanges(m, box);
+  else import("./ratings.js").then(() => app.fillChanges(m, box));
   return box;
 }

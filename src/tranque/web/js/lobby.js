@@ -6,6 +6,7 @@ import { h, app, toast } from "./dom.js";
 import { t, STRINGS } from "./i18n.js";
 import { header, langSelect } from "./chrome.js";
 import { errorText, BOT_NAMES } from "./model.js";
+import { ratingText } from "./ratings.js"; // a seat's rating, the leaderboards' words
 import "./talk.js"; // the club's words of the first load
 
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
@@ -151,7 +152,8 @@ export function openLobby() {
 function seatLine(seat, n) {
   if (seat.kind === "empty") return h("li", { class: "free" }, t("empty_seat"));
   // Bots go by their seat's name, as at the table (model.js).
-  return h("li", {}, seat.kind === "bot" ? BOT_NAMES[n] : seat.nickname, " ", seat.kind === "bot" ? h("span", { class: "bot-mark", title: t("bot") }, "BOT") : null);
+  return h("li", {}, seat.kind === "bot" ? BOT_NAMES[n] : seat.nickname, " ", seat.kind === "bot" ? h("span", { class: "bot-mark", title: t("bot") }, "BOT") : null,
+    seat.rating ? h("span", { class: "seat-rating" }, ratingText(seat.rating)) : null);
 }
 
 function lobbyRow(x) {
@@ -173,6 +175,7 @@ function drawLobby(s) {
   page(h("main", { class: "club lobby", id: "lobby" },
     h("h1", {}, t("lobby_title")),
     h("p", { class: "hint" }, t("lobby_hint")),
+    h("p", { class: "to-leaderboards" }, h("a", { href: "/leaderboards/havana", id: "leaderboards-link", onclick: go("/leaderboards/havana") }, t("leaderboards"))),
     s.tables === null
       ? h("p", { role: "status" }, t("loading"))
       : s.tables.length

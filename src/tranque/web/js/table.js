@@ -10,7 +10,7 @@ import { play as sound } from "./sound.js";
 import { showTurn } from "./alerts.js";
 import { openDialog, gameOverBlock, staticTile, withSlots } from "./panels.js";
 import * as M from "./model.js";
-import { phrasesBar, saidBubble, spectatorsLine, watchRow } from "./talk.js";
+import { phrasesBar, saidBubble, seatRating, spectatorsLine, watchRow } from "./talk.js";
 
 // How far the played tile slides, for the curious and the tests: one count per tile that slid.
 export const motion = { slides: 0 };
@@ -85,6 +85,7 @@ function seatBadge(m, seat, rel) {
     h("div", { class: "who" },
       h("span", { class: "name" }, M.nameOf(m, seat)),
       info.kind === "bot" || info.taken_over ? h("span", { class: "bot-mark", title: t("bot") }, "BOT") : null,
+      seatRating(m, seat),
       info.away ? h("span", { class: "away-mark" }, t("away")) : null,
       pairMark(m, seat, rel)),
   ];

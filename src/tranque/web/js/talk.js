@@ -90,7 +90,14 @@ export function clubFrame(m, f) {
   if (f.type === "sync") {
     m.spectators = f.spectators || m.spectators;
     m.rematch = f.rematch || null;
+    m.ratings = f.ratings;
+    m.rated = f.rating;
     return false;
+  }
+  // Each seat's rating and, at the end, each change (docs/protocol.md §5.7; ratings.js draws those).
+  if (f.type === "ratings" || f.type === "rating") {
+    m[f.type === "rating" ? "rated" : "ratings"] = f;
+    return true;
   }
   if (f.type === "spectators") {
     m.spectators = { count: f.count, names: f.names };
@@ -123,6 +130,12 @@ export function phrasesBar(m) {
   if (m.role !== "player" || M.mySeat(m) === null || handOn(m)) return null;
   return h("div", { class: "phrases", id: "phrases", role: "group", "aria-label": t("phrases") },
     PHRASES.map((p) => h("button", { class: "phrase", "data-phrase": p, type: "button", onclick: () => app.sock.command({ type: "say", phrase: p }) }, t(`phrase_${p}`))));
+}
+
+/** A person's rating under the table's preset, beside the seat's name ("?": provisional). */
+export function seatRating(m, seat) {
+  const r = m.ratings && m.ratings.seats[seat];
+  return r ? h("span", { class: "seat-rating" }, r.rating + (r.provisional ? "?" : "")) : null;
 }
 
 /** The phrase a seat said a moment ago, beside its name. */
