@@ -28,13 +28,15 @@ from starlette.websockets import WebSocket
 
 from tranque.bots.base import resolve_bot
 from tranque.club.accounts import LoginLimits
+from tranque.club.chips import STAKES, ChipError, check_stake
 from tranque.club.lobby import LobbyBoard
 from tranque.club.matching import FILL, Seating
 from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, MatchQueue
-from tranque.club.quickmatch import QuickMatch
+from tranque.club.quickmatch import VARIANTS, QuickMatch
 from tranque.rules.variants import Rules
 from tranque.server import http_schemas as hs
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
+from tranque.server.chips import ChipRoutes
 from tranque.server.club import Club
 from tranque.server.edge import (
     Buckets,
@@ -48,11 +50,13 @@ from tranque.server.edge import (
 from tranque.server.http_schemas import HttpError
 from tranque.server.identity import DEFAULT_MAX_AGE, Identity
 from tranque.server.ws import Sockets
+from tranque.store.chips import SqlChips
 from tranque.store.db import Store
 from tranque.table.bus import Bus
 from tranque.table.lobby import Lobby
 from tranque.table.ports import Entry, Leases, TableStore, Thinker, WallClock
 from tranque.table.service import (
+    TableError,
     TableService,
     TableSettings,
     fixed_seeds,
@@ -106,6 +110,7 @@ class Server:
         self.quick: QuickMatch | None = None
         self.board: LobbyBoard | None = None
         self.club: Club | None = None  # accounts, profiles, ratings (server.club)
+        self.chips: SqlChips | None = None  # the chips' ledger (store.chips, server.chips)
         # The rate limits' buckets: this process's memory, or Redis on a cluster (_cluster).
         self.buckets: Buckets = LocalBuckets()
         self.sockets = Sockets(self)
@@ -158,12 +163,16 @@ class Server:
             leases=leases,
             bus=bus,
         )
+        self.chips = SqlChips(store)
+        self.lobby.chips = self.chips
         queue, directory = self._club_ports()
         self.board = LobbyBoard(directory)
         self.lobby.on_change = self._touch
         self.lobby.on_gone = self.board.gone
+        # A queue per variant, and per variant and stake for chip tables ("havana@100").
+        queues = (*VARIANTS, *(f"{v}@{s}" for v in VARIANTS for s in STAKES))
         self.quick = QuickMatch(
-            queue, self._open_quick_table, time.time, fill=self.config.fill_time
+            queue, self._open_quick_table, time.time, fill=self.config.fill_time, variants=queues
         )
         recovered = await self.lobby.recover()
         if recovered:
@@ -223,11 +232,13 @@ class Server:
     async def _open_quick_table(self, seating: Seating) -> str:
         """A quick match's table: public, of people, its empty seats to bots of level normal."""
         assert self.lobby is not None
+        variant, _, stake = seating.variant.partition("@")
         settings = replace(
             self.config.defaults,
-            rules=Rules.from_json(seating.variant),
+            rules=Rules.from_json(variant),
             practice=False,
             public=True,
+            stake=int(stake or 0),
         )
         people = [(s, t.guest, t.nickname) for s, t in enumerate(seating.seats) if t is not None]
         bot = resolve_bot("normal")
@@ -294,6 +305,18 @@ class Server:
             clock = hs.move_clock(body.move_clock, defaults.move_clock)
             seat = hs.seat(body.seat)
             bot = hs.bot(body.bot, defaults.bot)
+            stake = 0
+            if body.stake is not None:
+                try:
+                    stake = check_stake(body.stake)
+                except ChipError as exc:
+                    raise HttpError(400, exc.code, exc.message) from None
+                if body.practice:
+                    raise HttpError(
+                        400,
+                        "bad_stake",
+                        "a practice table is free: a chip table has practice false",
+                    )
             cap = self.config.limits.max_open_tables
             if cap and await self.store.hosted_open_tables(who[0]) >= cap:
                 raise HttpError(
@@ -311,8 +334,12 @@ class Server:
             practice=body.practice,
             bot=bot,
             public=body.public,
+            stake=stake,
         )
-        owner = await self.lobby.create(who[0], who[1], settings, seat)
+        try:
+            owner = await self.lobby.create(who[0], who[1], settings, seat)
+        except TableError as exc:  # a chip table its host cannot cover: nothing was made
+            return _error(409 if exc.code == "too_few_chips" else 503, exc.code, exc.message)
         base = str(request.base_url).rstrip("/")
         tid = owner.table_id
         return JSONResponse(
@@ -419,6 +446,17 @@ class Server:
         assert self.club is not None
         return await self.club.table_players(self, request)
 
+    def _chips(self, name: str) -> Callable[[Request], Awaitable[Response]]:
+        """A route of ``server.chips``, bound once the ledger exists (in the lifespan)."""
+
+        async def route(request: Request) -> Response:
+            assert self.chips is not None and self.club is not None
+            handler: Callable[[Request], Awaitable[Response]]
+            handler = getattr(ChipRoutes(self.chips, self.club), name)
+            return await handler(request)
+
+        return route
+
     def _club(self, name: str) -> Callable[[Request], Awaitable[Response]]:
         """A route of ``server.club``, bound once the club exists (in the lifespan)."""
 
@@ -513,6 +551,8 @@ def create_app(
         Route("/api/me", server._club("me")),
         Route("/api/profiles/{handle}", server._club("profile")),
         Route("/api/leaderboards/{preset}", server._club("leaderboard")),
+        Route("/api/chips", server._chips("balance")),
+        Route("/api/chips/history", server._chips("history")),
         Route("/health", server.health),
         Route("/healthz", server.ready),
         Route("/api/stats", server.stats),
@@ -522,6 +562,7 @@ def create_app(
         Route("/t/{table}", server.index),
         Route("/u/{handle}", server.index),
         Route("/lobby", server.index),
+        Route("/chips", server.index),
         Route("/", server.index),
         Route("/index.html", server.index),
     ]

@@ -22,7 +22,9 @@ from typing import Any
 
 import msgspec
 
+from tranque.club.chips import ChipError, cost
 from tranque.rules.errors import RulesError
+from tranque.table.chips import ChipLedger, crash_point
 from tranque.table.ports import (
     Clock,
     Entry,
@@ -100,6 +102,8 @@ class TableOwner:
         self.finished_saved = service.over
         # Set by ``close``: the error every later command, hello or sync gets from this owner.
         self.closed: tuple[str, str] | None = None
+        # The ledger of a chip table's seats (``table.chips``); None for a free table.
+        self.chips: ChipLedger | None = None
 
     @property
     def table_id(self) -> str:
@@ -295,6 +299,8 @@ class TableOwner:
                 await self._rematch(sub, msg)
                 return
             entry = svc.command(guest, msg, self.clock.now())
+            if self.chips is not None and svc.settings.stake:
+                await self._stake(entry)
         except TableError as exc:
             reply = {"type": "error", "id": cid, "code": exc.code, "message": exc.message}
             if len(self.errors) > 1000:
@@ -303,7 +309,41 @@ class TableOwner:
             sub.push(frame(reply))
             return
         await self._commit([entry])
+        if self.chips is not None and svc.settings.stake:
+            await self._staked(entry)
         sub.push(frame(svc.replies[key]))
+
+    async def _stake(self, entry: Entry) -> None:
+        """A seat at a chip table is paid before it is logged: the game's most cost moves into
+        the seat's escrow, or the command is refused and nothing moved (table.chips)."""
+        assert self.chips is not None
+        if entry.type == "sat":
+            holder = str(entry.data["guest"])
+        elif entry.type == "bot_sat":
+            holder = f"house@{entry.data['seat']}"
+        else:
+            return
+        try:
+            await self.chips.take(self.table_id, [holder], cost(self.service.settings.stake))
+        except ChipError as exc:
+            raise TableError(exc.code, exc.message) from None
+        except Exception:
+            log.exception("table %s: the ledger could not be reached", self.table_id)
+            raise TableError("unavailable", "the chips cannot be reached now: try again") from None
+        crash_point("escrow_taken")
+
+    async def _staked(self, entry: Entry) -> None:
+        """After a chip table's seat change is logged: a person who stood up before the start
+        gets his escrow back (if this fails, the rebuild's or the end's reconciling does it)."""
+        assert self.chips is not None
+        if entry.type == "sat":
+            crash_point("sat_logged")
+        if entry.type != "stood":
+            return
+        try:
+            await self.chips.give_back(self.table_id, [str(entry.data["guest"])])
+        except Exception:
+            log.exception("table %s: an escrow could not be given back yet", self.table_id)
 
     async def _advance(self) -> None:
         """Make every entry the table makes by itself that is due now."""
@@ -325,6 +365,8 @@ class TableOwner:
             if not batch:
                 return
             await self._persist(batch)
+            if svc.settings.stake and any(e.type == "started" for e in batch):
+                crash_point("started_logged")
             for p in projections:
                 self._fan_out(p)
             await self._after()
@@ -389,6 +431,8 @@ class TableOwner:
             self.on_change(self)
         if svc.over and not self.finished_saved and svc.record is not None:
             self.finished_saved = True
+            if svc.settings.stake:
+                crash_point("over_logged")
             try:
                 await self.store.finish_table(self.table_id, svc.record, svc.info(), self.epoch)
             except LeaseLost as exc:
@@ -396,6 +440,8 @@ class TableOwner:
             except Exception as exc:  # the entries are in the log: a rebuild saves the record
                 raise Dropped("unavailable", "the table's storage is unreachable") from exc
             self.epoch = None  # the lease went with the record: nothing is appended any more
+            if svc.settings.stake:
+                crash_point("settled")
             if self.on_over is not None:
                 self.on_over(self)
 
@@ -441,7 +487,15 @@ class TableOwner:
         connected = {svc.seat_of(s.guest) for s in self.subscribers if not s.watcher}
         seats = {s for s in connected if s is not None}
         if rm.ready(svc.seats, seats) and self.on_rematch is not None:
-            rm.table = await self.on_rematch(self, rm.seating(svc.seats))
+            try:
+                rm.table = await self.on_rematch(self, rm.seating(svc.seats))
+            except TableError as exc:  # a chip table's rematch that somebody cannot cover
+                failed = frame({"type": "error", "id": None, "code": exc.code,
+                                "message": exc.message})  # fmt: skip
+                for other in self.subscribers:
+                    other.push(failed)
+                self.rematch = None
+                return
         data = frame(rm.to_json(svc.seats))
         for other in self.subscribers:
             other.push(data)
