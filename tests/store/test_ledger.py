@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from tranque.club import chips
-from tranque.club.chips import ChipError, TooFewChips
 from tranque.store import open_store
 from tranque.store.audit import audit
 from tranque.store.chips import SqlChips
 from tranque.store.db import Store
+from tranque.table import stakes as chips
 from tranque.table.ports import Entry
+from tranque.table.stakes import ChipError, TooFewChips
 
 TOP = 10_000  # the top stake: its escrow (20,000) is exactly an opening grant
 
@@ -235,7 +235,9 @@ def test_the_check_names_the_first_violation(tmp_path: Path) -> None:
     assert "VIOLATION: account p:a: balance 19805 but its legs sum to 19800" in bad.stdout
     # A table over without its settlement, its escrow still open.
     url = f"sqlite:///{tmp_path / 'm.db'}"
-    asyncio.run(setup(url, "UPDATE tables SET status = 'over', info = '{\"settings\": {\"stake\": 100}}'"))
+    asyncio.run(
+        setup(url, "UPDATE tables SET status = 'over', info = '{\"settings\": {\"stake\": 100}}'")
+    )
     bad = _check(url)
     assert bad.returncode == 1
     assert "VIOLATION: finished chip table t1 was settled 0 times, not once" in bad.stdout

@@ -28,7 +28,6 @@ from starlette.websockets import WebSocket
 
 from tranque.bots.base import resolve_bot
 from tranque.club.accounts import LoginLimits
-from tranque.club.chips import STAKES, ChipError, check_stake
 from tranque.club.lobby import LobbyBoard
 from tranque.club.matching import FILL, Seating
 from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, MatchQueue
@@ -63,6 +62,7 @@ from tranque.table.service import (
     rebuild,
     secure_seeds,
 )
+from tranque.table.stakes import STAKES, ChipError, check_stake
 
 log = logging.getLogger("tranque.server")
 

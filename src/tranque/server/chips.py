@@ -1,7 +1,7 @@
 """The chips' HTTP routes: the bearer's balance and the history of its movements.
 
 Play money only: chips cannot be bought, sold or cashed, and every answer says so
-(``play_money``). The amounts are ``club.chips``'; the rows ``store.chips``. A person's answer
+(``play_money``). The amounts are ``table.stakes``'; the rows ``store.chips``. A person's answer
 is his own (the bearer's): nobody else's balance, and no account name of the ledger but his.
 """
 
@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from tranque.club import chips
 from tranque.server.http_schemas import HttpError
 from tranque.store.chips import SqlChips
+from tranque.table import stakes as chips
 
 if TYPE_CHECKING:
     from tranque.server.club import Club

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from starlette.websockets import WebSocket
 
-from tranque.club.chips import ChipError, TooFewChips, check_stake, cost
 from tranque.club.matching import NEUTRAL_RATING, Ticket
 from tranque.club.ports import QueueError
 from tranque.server.edge import Limits, client_address, origin_allowed
@@ -38,6 +37,7 @@ from tranque.server.protocol import (
 from tranque.table.lobby import TableHandle
 from tranque.table.owner import frame
 from tranque.table.service import TableError
+from tranque.table.stakes import ChipError, TooFewChips, check_stake, cost
 
 if TYPE_CHECKING:
     from tranque.server.app import Server

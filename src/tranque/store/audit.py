@@ -19,10 +19,10 @@ from typing import Any
 import msgspec
 import sqlalchemy as sa
 
-from tranque.club.chips import ISSUER
 from tranque.store.db import Store
 from tranque.store.ledger_schema import chip_balances, ledger_legs, ledger_txns
 from tranque.store.schema import tables
+from tranque.table.stakes import ISSUER
 
 _decode = msgspec.json.decode
 
@@ -51,8 +51,11 @@ async def audit(store: Store) -> Audit:
     bad = out.violations
     t, leg, b = ledger_txns.c, ledger_legs.c, chip_balances.c
     async with store._connect() as conn:
-        sums = sa.select(leg.txn, sa.func.sum(leg.amount).label("s"), sa.func.count().label("n"))
-        sums = sums.group_by(leg.txn).subquery()
+        sums = (
+            sa.select(leg.txn, sa.func.sum(leg.amount).label("s"), sa.func.count().label("n"))
+            .group_by(leg.txn)
+            .subquery()
+        )
         q = (
             sa.select(t.id, t.key, sums.c.s, sums.c.n)
             .select_from(ledger_txns.outerjoin(sums, sums.c.txn == t.id))

@@ -10,11 +10,11 @@ from typing import Any
 import msgspec
 import sqlalchemy as sa
 
-from tranque.club import chips
 from tranque.store import ledger
 from tranque.store.db import Store
 from tranque.store.ledger_schema import chip_balances
 from tranque.store.schema import tables
+from tranque.table import stakes as chips
 
 _encode = msgspec.json.Encoder().encode
 

@@ -1,4 +1,4 @@
-"""The chips' double-entry ledger on SQLAlchemy Core (the accounts are ``club.chips``').
+"""The chips' double-entry ledger on SQLAlchemy Core (the accounts are ``table.stakes``').
 
 Every movement is ``post``: one row in ``ledger_txns`` under its idempotency key, its legs in
 ``ledger_legs`` (they sum to zero), and each account's cached balance moved by the same amounts,
@@ -35,11 +35,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from tranque.club import chips
-from tranque.club.chips import HOUSE, ISSUER, ChipError, TooFewChips
 from tranque.club.ratings import outcome_of
 from tranque.store.ledger_schema import chip_balances, ledger_legs, ledger_txns
 from tranque.store.schema import tables
+from tranque.table import stakes as chips
+from tranque.table.stakes import HOUSE, ISSUER, ChipError, TooFewChips
 
 Legs = Sequence[tuple[str, int]]
 
@@ -54,11 +54,12 @@ def _insert(dialect: str, table: sa.Table) -> Any:
 
 
 def _merge(legs: Legs) -> list[tuple[str, int]]:
-    """The legs by account (one per account, zeros dropped), in the order of the accounts."""
+    """The legs by account (one per account), in the order of the accounts. A leg of zero is
+    kept: a loser of a pollona gets nothing back, and his history still shows the game."""
     by: dict[str, int] = {}
     for account, amount in legs:
         by[account] = by.get(account, 0) + int(amount)
-    return sorted((a, x) for a, x in by.items() if x != 0)
+    return sorted(by.items())
 
 
 async def post(

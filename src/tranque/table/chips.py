@@ -29,7 +29,7 @@ def crash_point(name: str) -> None:
 class ChipLedger(Protocol):
     async def take(self, table_id: str, holders: Sequence[str], amount: int) -> None:
         """Move ``amount`` from each holder (a guest id, or ``house@<seat>``) into its escrow at
-        the table, all or none (``club.chips.ChipError``: ``too_few_chips``...)."""
+        the table, all or none (``table.stakes.ChipError``: ``too_few_chips``...)."""
         ...
 
     async def create_table(

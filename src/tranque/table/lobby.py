@@ -30,7 +30,6 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from tranque.club.chips import ChipError, cost
 from tranque.table.bus import Bus, LocalHub
 from tranque.table.chips import ChipLedger, crash_point, holders_of
 from tranque.table.owner import RECENT, TableOwner, frame
@@ -44,6 +43,7 @@ from tranque.table.service import (
     TableSettings,
     resolve_bot_name,
 )
+from tranque.table.stakes import ChipError, cost
 
 log = logging.getLogger("tranque.table")
 
@@ -239,7 +239,8 @@ class Lobby:
                 with contextlib.suppress(Exception):
                     await self.leases.release({table_id: lease.epoch} if lease.epoch else {})
                 raise TableError(exc.code, exc.message) from None
-            crash_point("escrow_taken")
+            if holders:
+                crash_point("escrow_taken")
         else:
             await self.store.create_table(table_id, host, info)
         await self.store.append(table_id, first, lease.epoch)

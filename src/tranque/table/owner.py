@@ -22,7 +22,6 @@ from typing import Any
 
 import msgspec
 
-from tranque.club.chips import ChipError, cost
 from tranque.rules.errors import RulesError
 from tranque.table.chips import ChipLedger, crash_point
 from tranque.table.ports import (
@@ -36,6 +35,7 @@ from tranque.table.ports import (
 )
 from tranque.table.rematch import Rematch, RematchSeats
 from tranque.table.service import TableError, TableService
+from tranque.table.stakes import ChipError, cost
 from tranque.table.thinking import ThreadThinker
 
 log = logging.getLogger("tranque.table")

@@ -11,12 +11,16 @@ transaction whose legs sum to zero across these accounts:
 - ``issuer``: where grants come from. Its balance is minus everything ever issued; it is the
   only account allowed below zero.
 
-This module is pure (no database): the rules of amounts, for the ledger and for the views.
+This module is pure (no database): the rules of amounts, for the ledger (``store.ledger``) and
+for what a table shows (its stake, its pot, each seat's payout).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tranque.table.model import TableError
 
 STAKES = (100, 1_000, 10_000)  # per person per game (per match under Miami rules)
 OPENING_GRANT = 20_000  # every person's first balance
@@ -28,12 +32,8 @@ ISSUER = "issuer"
 HOUSE = "house"
 
 
-class ChipError(Exception):
+class ChipError(TableError):
     """A refused movement: a code for programs and a sentence for people. Nothing moved."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code, self.message = code, message
 
 
 class TooFewChips(ChipError):
@@ -93,3 +93,14 @@ def payouts(escrowed: Sequence[int], stake: int, winner: int, pollona: bool) -> 
 def pot(stake: int) -> int:
     """What the table holds in escrow once its four seats are taken."""
     return 4 * cost(stake)
+
+
+def view(stake: int, result: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """What a table's info says of its chips: None for a free table; the stake, each seat's
+    escrow and the pot; once it is over, each seat's payout (its result, + or -)."""
+    if not stake:
+        return None
+    payout = None
+    if result is not None and result.get("winner") in ("A", "B"):
+        payout = deltas(stake, "AB".index(result["winner"]), bool(result.get("pollona")))
+    return {"stake": stake, "escrow": cost(stake), "pot": pot(stake), "payout": payout}

@@ -25,10 +25,9 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from tranque.commands import CommandError
     from tranque.store.audit import audit
     from tranque.store.db import open_store
-
-    from tranque.commands import CommandError
 
     async def go() -> int:
         try:
