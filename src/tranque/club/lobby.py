@@ -51,6 +51,7 @@ def summary(info: dict[str, Any], spectators: int) -> dict[str, Any] | None:
         "free": free,
         "spectators": spectators,
         "status": "playing" if info["started"] else "waiting",
+        "stake": settings.get("stake") or 0,  # chips per person (0: a free table)
     }
 
 

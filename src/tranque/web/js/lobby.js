@@ -7,6 +7,7 @@ import { t, STRINGS } from "./i18n.js";
 import { header, langSelect } from "./chrome.js";
 import { errorText, BOT_NAMES } from "./model.js";
 import "./talk.js"; // the club's words of the first load
+import { STAKES, badge, balance } from "./chips.js"; // the chips' words, stakes and balance
 
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
 
@@ -124,7 +125,7 @@ function screen(draw, sock) {
   return s;
 }
 
-const page = (main) => app.root.replaceChildren(header([langSelect()]), main);
+const page = (main) => app.root.replaceChildren(header([badge(app.club && app.club.chips), langSelect()]), main);
 
 const variantName = (v) => t(`variant_${VARIANTS.includes(v) ? v : "custom"}`);
 
@@ -140,6 +141,7 @@ function go(path) {
 export function openLobby() {
   const s = screen(drawLobby, null);
   s.tables = null;
+  balance().then((b) => ((s.chips = b), app.club === s && s.render()));
   s.sock = new ClubSocket({ type: "lobby" }, (f) => {
     if (f.type !== "lobby" || app.club !== s) return;
     s.tables = f.tables;
@@ -156,7 +158,7 @@ function seatLine(seat, n) {
 
 function lobbyRow(x) {
   const id = encodeURIComponent(x.table);
-  const title = t("lobby_table", { table: x.table, variant: variantName(x.variant), clock: x.move_clock });
+  const title = t("lobby_table", { table: x.table, variant: variantName(x.variant), clock: x.move_clock }) + (x.stake ? ` · ${t("chips_stake", { stake: x.stake })}` : "");
   const status = x.status === "waiting" ? t(x.free === 1 ? "lobby_free_1" : "lobby_free", { n: x.free }) : t("lobby_playing");
   return h("li", { class: `lobby-table ${x.status}`, "data-table": x.table, "data-free": x.free },
     h("h2", {}, title),
@@ -184,9 +186,10 @@ function drawLobby(s) {
 // -- the queue ------------------------------------------------------------------------------------
 
 /** Queue for a variant (with a party's id or none) as the guest `me`: the waiting screen. */
-export function openQueue(me, variant = "havana", party = null) {
+export function openQueue(me, variant = "havana", party = null, stake = null) {
   const s = screen(drawQueue, null);
-  Object.assign(s, { me, variant, party, queued: null, link: null, start: Date.now() });
+  Object.assign(s, { me, variant, party, stake, queued: null, link: null, start: Date.now(), chips: null });
+  balance().then((b) => ((s.chips = b), app.club === s && s.render()));
   s.sock = new ClubSocket(queueMessage(s), (f) => onQueueFrame(s, f));
   s.tick = setInterval(() => {
     const el = document.getElementById("queue-waited");
@@ -196,7 +199,7 @@ export function openQueue(me, variant = "havana", party = null) {
   s.render();
 }
 
-const queueMessage = (s) => ({ type: "queue", token: s.me.token, variant: s.variant, party: s.party });
+const queueMessage = (s) => ({ type: "queue", token: s.me.token, variant: s.variant, party: s.party, stake: s.stake });
 
 function requeue(s) {
   s.sock.first = queueMessage(s);
@@ -257,6 +260,9 @@ function drawQueue(s) {
     : s.party
       ? h("p", { class: "notice", id: "party-joined" }, t("party_joined"))
       : h("button", { id: "party-make", onclick: () => makeParty(s) }, t("party_make"));
+  const stake = h("select", { id: "queue-stake", onchange: (e) => ((s.stake = Number(e.target.value) || null), requeue(s)) },
+    h("option", { value: "" }, t("chips_free")),
+    STAKES.map((n) => h("option", { value: n, selected: n === s.stake }, String(n))));
   page(h("main", { class: "club queue", id: "queue" },
     h("section", { class: "card" },
       h("h1", {}, t("queue_title")),
@@ -265,7 +271,9 @@ function drawQueue(s) {
       q ? h("p", { id: "queue-waited", class: "queue-waited" }, waitedText(s)) : null,
       q ? h("p", { class: "hint", id: "queue-count" }, q.waiting > 1 ? t("queue_count", { n: q.waiting }) : t("queue_count_1")) : null,
       q ? h("p", { class: "hint" }, t("queue_fill", { s: Math.round(q.fill) })) : null,
-      h("div", { class: "form-grid" }, h("label", { for: "queue-variant" }, t("queue_variant")), variant),
+      h("div", { class: "form-grid" }, h("label", { for: "queue-variant" }, t("queue_variant")), variant,
+        h("label", { for: "queue-stake" }, t("chips_queue_stake")), stake),
+      s.stake ? h("p", { class: "notice", id: "queue-chips" }, t("chips_stake", { stake: s.stake }), " · ", t("chips_play_money")) : null,
       partyBox,
       h("button", {
         id: "queue-leave",
