@@ -50,6 +50,8 @@ KILL = st.integers(0, 7).map(lambda n: n == 0)  # one step in eight dies halfway
 
 
 class Ledger(RuleBasedStateMachine):
+    url = URL  # the database of the run (the PostgreSQL test sets its own)
+
     def __init__(self) -> None:
         super().__init__()
         self.loop = asyncio.new_event_loop()
@@ -58,7 +60,7 @@ class Ledger(RuleBasedStateMachine):
         self.tables: dict[str, dict[str, Any]] = {}
         self.net = dict.fromkeys(self.guests, 0)  # each person's results, by the model
         self.crashed = False
-        self.store = self.run(open_store(URL))
+        self.store = self.run(open_store(self.url))
         self.chips = SqlChips(self.store)
 
     def run(self, coro: Any) -> Any:
@@ -218,7 +220,7 @@ class Ledger(RuleBasedStateMachine):
     def restart(self) -> None:
         """The node comes back (after a kill, or a clean stop): a new store, the recovery."""
         self.run(self.store.close())
-        self.store = self.run(open_store(URL))
+        self.store = self.run(open_store(self.url))
         self.chips = SqlChips(self.store)
         self.run(self._recover(self.store))
         self.crashed = False
@@ -233,7 +235,7 @@ class Ledger(RuleBasedStateMachine):
             return
 
         async def other_node() -> None:
-            node = await open_store(URL)
+            node = await open_store(self.url)
             try:
                 await self._recover(node, only=tid)
             finally:
@@ -283,13 +285,27 @@ Ledger.TestCase.settings = settings(max_examples=EXAMPLES, stateful_step_count=4
 @pytest.mark.slow
 def test_the_ledger_machine() -> None:
     Ledger.TestCase().runTest()
-    result = asyncio.run(_final_audit())
+    result = asyncio.run(_final_audit(URL))
     print(f"\n{FIGURES}\n{result.report()}")
     assert result.ok
 
 
-async def _final_audit() -> Any:
-    store = await open_store(URL)
+@pytest.mark.slow
+def test_the_ledger_machine_on_postgresql(pg_url: str) -> None:
+    class OnPostgres(Ledger):
+        url = pg_url
+
+    OnPostgres.TestCase.settings = settings(
+        max_examples=max(5, EXAMPLES // 3), stateful_step_count=40, deadline=None
+    )
+    OnPostgres.TestCase().runTest()
+    result = asyncio.run(_final_audit(pg_url))
+    print(f"\n{FIGURES}\n{result.report()}")
+    assert result.ok
+
+
+async def _final_audit(url: str) -> Any:
+    store = await open_store(url)
     try:
         return await audit(store)
     finally:
