@@ -253,3 +253,41 @@ def test_a_kill_at_each_step_settles_the_game_exactly_once(
     check = ledger_check(sp.url)
     assert check.returncode == 0, check.stdout
     assert "chip games settled: 1" in check.stdout and "open escrows: 0" in check.stdout
+
+
+@pytest.mark.slow
+def test_a_queued_person_whose_chips_ran_out_leaves_the_queue_and_the_other_waits_on(
+    server_factory: Any,
+) -> None:
+    """Pepa queues for a 10,000 table, then spends her chips at another table before the queue
+    seats her: the match cannot escrow her seat, so she is told, and Quique (who can pay) is
+    put back in the queue and seated with bots."""
+    server = server_factory("--fill-time", "3")
+    base = server.base
+
+    async def go() -> None:
+        pepa, quique = await new_guest(base, "pepa"), await new_guest(base, "quique")
+        sockets = []
+        for g in (pepa, quique):
+            s = await ClubSocket(base).open()
+            await s.send({"type": "queue", "token": g["token"], "variant": "oriente", "stake": TOP})
+            await s.wait(lambda m: m["type"] == "queued")
+            sockets.append(s)
+        elsewhere, _ = await chip_table(base, TOP)
+        c = TableClient(base, pepa["token"], elsewhere)
+        await c.connect()
+        await c.do({"type": "sit", "seat": 0})  # her 20,000 go into that table's escrow
+        out = await sockets[0].wait(lambda m: m["type"] in ("unqueued", "matched"))
+        assert out == {"type": "unqueued", "reason": "too_few_chips"}, out
+        matched = await sockets[1].wait(lambda m: m["type"] == "matched")
+        info = await get_json(base, f"/api/tables/{matched['table']}")
+        assert [s["kind"] for s in info["seats"]].count("bot") == 3, info["seats"]
+        assert info["chips"]["stake"] == TOP
+        mine = await chips_of(base, quique["token"])
+        assert mine["in_escrow"] == 2 * TOP
+        await c.close()
+        for s in sockets:
+            await s.ws.close()
+
+    asyncio.run(go())
+    assert ledger_check(server.url).returncode == 0

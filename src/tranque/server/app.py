@@ -31,7 +31,7 @@ from tranque.club.accounts import LoginLimits
 from tranque.club.lobby import LobbyBoard
 from tranque.club.matching import FILL, Seating
 from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, MatchQueue
-from tranque.club.quickmatch import VARIANTS, QuickMatch
+from tranque.club.quickmatch import VARIANTS, QuickMatch, Requeued
 from tranque.rules.variants import Rules
 from tranque.server import http_schemas as hs
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
@@ -62,7 +62,7 @@ from tranque.table.service import (
     rebuild,
     secure_seeds,
 )
-from tranque.table.stakes import STAKES, ChipError, check_stake
+from tranque.table.stakes import STAKES, ChipError, TooFewChips, check_stake, person
 
 log = logging.getLogger("tranque.server")
 
@@ -243,7 +243,18 @@ class Server:
         people = [(s, t.guest, t.nickname) for s, t in enumerate(seating.seats) if t is not None]
         bot = resolve_bot("normal")
         bots = [(s, bot) for s, t in enumerate(seating.seats) if t is None]
-        owner = await self.lobby.create(QUICK_HOST, "", settings, None, people=people, bots=bots)
+        try:
+            owner = await self.lobby.create(
+                QUICK_HOST, "", settings, None, people=people, bots=bots
+            )
+        except TooFewChips as exc:
+            # His chips ran out since he queued: he leaves the queue, the others wait on.
+            assert self.quick is not None
+            poor = {t.guest for t in seating.people if person(t.guest) == exc.holder}
+            for t in seating.people:
+                if t.guest not in poor:
+                    await self.quick.queue.join(t)
+            raise Requeued(poor, "too_few_chips") from None
         return owner.table_id
 
     async def drain(self) -> None:

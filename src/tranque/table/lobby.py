@@ -235,10 +235,11 @@ class Lobby:
             holders = [h for h in holders_of(svc.seats) if h is not None]
             try:
                 await self.chips.create_table(table_id, host, info, holders, cost(settings.stake))
-            except ChipError as exc:
-                with contextlib.suppress(Exception):
-                    await self.leases.release({table_id: lease.epoch} if lease.epoch else {})
-                raise TableError(exc.code, exc.message) from None
+            except ChipError:  # (a TableError: who could not pay is in it, for the queue)
+                if lease.epoch is not None:
+                    with contextlib.suppress(Exception):
+                        await self.leases.release({table_id: lease.epoch})
+                raise
             if holders:
                 crash_point("escrow_taken")
         else:
