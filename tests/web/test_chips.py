@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
+from screens import Screens
 from test_browser import PHONE, new_page, play_until
 
 from tranque.table import stakes
@@ -21,7 +22,7 @@ def digits(text: str) -> int:
 
 def test_a_chip_game_from_the_queue_to_the_payout(browser: Any, server_factory: Any) -> None:
     server = server_factory("--fill-time", "1")
-    base = server.base
+    base, screens = server.base, Screens()
     page = new_page(browser, PHONE)
     page.goto(base + "/")
     page.fill("#nickname", "Rita")
@@ -33,6 +34,7 @@ def test_a_chip_game_from_the_queue_to_the_payout(browser: Any, server_factory: 
     page.wait_for_selector("#chips-now")
     assert digits(page.locator("#chips-now").inner_text()) == stakes.OPENING_GRANT
     assert "no se compran" in page.locator("#play-money").inner_text()
+    screens.capture(page, "chips-page")
     page.goto(base + "/")
     page.click("#play-people")
     page.wait_for_selector("#queue-stake")
@@ -42,6 +44,7 @@ def test_a_chip_game_from_the_queue_to_the_payout(browser: Any, server_factory: 
     table = page.url.rsplit("/t/", 1)[1]
     page.wait_for_selector("#chip-pot")
     assert "100" in page.locator("#chip-pot").inner_text()
+    screens.capture(page, "chips-table", widths=(390,))
     play_until([page], lambda: page.locator("#chip-payout").count() > 0, 600)
     info = httpx.get(f"{base}/api/tables/{table}").json()
     mine = [s for s, x in enumerate(info["seats"]) if x["kind"] == "person"]
@@ -52,11 +55,19 @@ def test_a_chip_game_from_the_queue_to_the_payout(browser: Any, server_factory: 
     page.wait_for_function("document.querySelector('#chip-payout').textContent.includes('Ahora')")
     after = stakes.OPENING_GRANT + payout
     assert str(after) in re.sub(r"\D", "", page.locator("#chip-payout").inner_text())
+    screens.capture(page, "chips-payout", widths=(390,))
     page.goto(base + "/chips")
     page.wait_for_selector("#chip-moves")
     assert digits(page.locator("#chips-now").inner_text()) == after
     moves = page.locator(".chip-move").all_inner_texts()
     assert len(moves) == 3 and table in moves[0], moves
     assert digits(page.locator("#chip-balance").inner_text()) == after  # in the header
+    screens.capture(page, "chips-history")
+    # The same page in English, with the same words about what chips are.
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.querySelector('#play-money').textContent.includes('cashed')")
+    assert "Settle" not in page.locator("#chip-moves").inner_text()
+    assert "End of the game" in page.locator("#chip-moves").inner_text()
+    assert not screens.blocking(), screens.blocking()
     assert page.errors == [], page.errors
     page.context.close()

@@ -1,6 +1,6 @@
-// Play chips (chips.js: loaded when first needed, never with the page): the words, the balance and
-// its history (/chips), and at a chip table its stake, its pot and each seat's payout. Chips are play
-// money: they cannot be bought, sold or cashed, and the pages say so.
+// Play chips, "monedas" in Spanish (chips.js: loaded when first needed, never with the page): the
+// words, the balance and its history (/chips), and at a chip table its stake, its pot and each
+// seat's payout. Chips are play money: they cannot be bought, sold or cashed, and the pages say so.
 import { api } from "./net.js";
 import { h, app, store, toast } from "./dom.js";
 import { t, STRINGS } from "./i18n.js";
@@ -8,27 +8,29 @@ import { header, langSelect } from "./chrome.js";
 import { errorText, mySeat } from "./model.js";
 
 Object.assign(STRINGS.es, {
-  chips_title: "Tus fichas",
-  chips_balance: "Fichas: {n}",
+  // "Monedas", not "fichas": at a domino table the fichas are the tiles.
+  chips_title: "Tus monedas",
+  chips_balance: "Monedas: {n}",
   chips_escrow: "En juego ahora: {n}",
-  chips_play_money: "Fichas de juego: no se compran, no se venden y no se cambian por dinero. Solo sirven para jugar aquí.",
+  chips_play_money: "Monedas de juego: no se compran, no se venden y no se cambian por dinero. Solo sirven para jugar aquí.",
+  chips_play_short: "Monedas de juego, sin valor en dinero.",
   chips_rules: "Empiezas con {grant}. Cada día, si tienes menos de {floor}, te las reponemos hasta {floor}.",
   chips_history: "Movimientos",
   chips_none: "Sin movimientos todavía.",
-  chips_kind_grant: "Regalo de fichas",
+  chips_kind_grant: "Regalo de monedas",
   chips_kind_escrow: "Apuesta a la mesa",
   chips_kind_release: "Devuelta (te levantaste)",
   chips_kind_settle: "Fin de la partida",
   chips_kind_void: "Devuelta (mesa anulada)",
   chips_table: "mesa {table}",
-  chips_stake: "Fichas: {stake} por persona",
+  chips_stake: "{stake} monedas por persona",
   chips_pot: "Apuesta {stake} por persona · en juego {pot} (una pollona vale el doble)",
-  chips_payout_win: "Ganaste {n} fichas.",
-  chips_payout_lose: "Perdiste {n} fichas.",
-  chips_after: "Ahora tienes {n} fichas.",
-  chips_free: "Sin fichas (gratis)",
-  chips_queue_stake: "Fichas",
-  err_too_few_chips: "No tienes fichas suficientes para esa mesa.",
+  chips_payout_win: "Ganaste {n} monedas.",
+  chips_payout_lose: "Perdiste {n} monedas.",
+  chips_after: "Ahora tienes {n} monedas.",
+  chips_free: "Sin monedas (gratis)",
+  chips_queue_stake: "Apuesta",
+  err_too_few_chips: "No tienes monedas suficientes para esa mesa.",
   err_bad_stake: "Esa apuesta no existe: 100, 1.000 o 10.000.",
 });
 
@@ -37,6 +39,7 @@ Object.assign(STRINGS.en, {
   chips_balance: "Chips: {n}",
   chips_escrow: "At stake now: {n}",
   chips_play_money: "Play chips: they cannot be bought, sold or cashed. They are only for playing here.",
+  chips_play_short: "Play chips, worth no money.",
   chips_rules: "You start with {grant}. Every day, if you have fewer than {floor}, you are topped up to {floor}.",
   chips_history: "Movements",
   chips_none: "No movements yet.",
@@ -46,13 +49,13 @@ Object.assign(STRINGS.en, {
   chips_kind_settle: "End of the game",
   chips_kind_void: "Given back (table void)",
   chips_table: "table {table}",
-  chips_stake: "Chips: {stake} a person",
+  chips_stake: "{stake} chips a person",
   chips_pot: "Stake {stake} a person · {pot} at stake (a pollona counts double)",
   chips_payout_win: "You won {n} chips.",
   chips_payout_lose: "You lost {n} chips.",
   chips_after: "You now have {n} chips.",
   chips_free: "No chips (free)",
-  chips_queue_stake: "Chips",
+  chips_queue_stake: "Stake",
   err_too_few_chips: "You do not have enough chips for that table.",
   err_bad_stake: "There is no such stake: 100, 1,000 or 10,000.",
 });
@@ -105,7 +108,7 @@ function movement(m) {
 function draw(s) {
   const d = s.data;
   const b = d && d.b;
-  app.root.replaceChildren(header([badge(b), langSelect()]), h("main", { class: "club chips", id: "chips" },
+  app.root.replaceChildren(header([badge(b), langSelect()]), h("main", { class: "club chips", id: "chips" }, h("section", { class: "card" },
     h("h1", {}, t("chips_title")),
     h("p", { class: "notice", id: "play-money" }, t("chips_play_money")),
     b ? h("p", { class: "big-number", id: "chips-now" }, t("chips_balance", { n: fmt(b.balance) })) : h("p", { role: "status" }, t("loading")),
@@ -115,7 +118,7 @@ function draw(s) {
     d && d.hist.movements.length
       ? h("ul", { class: "chip-moves", id: "chip-moves" }, d.hist.movements.map(movement))
       : h("p", {}, d ? t("chips_none") : t("loading")),
-    h("p", {}, h("a", { href: "/", onclick: (e) => (e.preventDefault(), app.go("/")) }, t("back_home")))));
+    h("p", {}, h("a", { href: "/", onclick: (e) => (e.preventDefault(), app.go("/")) }, t("back_home"))))));
 }
 
 // -- at a chip table ------------------------------------------------------------------------------
@@ -129,7 +132,7 @@ export function atTable(m) {
     const main = document.querySelector("main.table");
     if (!main) return;
     main.prepend(h("p", { class: "notice chip-pot", id: "chip-pot" },
-      t("chips_pot", { stake: fmt(chips.stake), pot: fmt(chips.pot) }), " · ", t("chips_play_money")));
+      t("chips_pot", { stake: fmt(chips.stake), pot: fmt(chips.pot) }), " · ", t("chips_play_short")));
     const over = m.gameWinner !== null && m.gameWinner !== undefined;
     if (over && !end) {
       end = "loading";

@@ -16,7 +16,7 @@ Object.assign(STRINGS.es, {
   with_people_hint: "Te sentamos con quien espere; si nadie llega en unos segundos, un bot ocupa el asiento.",
   practice: "Práctica",
   lobby: "Mesas públicas",
-  chips: "Fichas de juego",
+  chips: "Monedas de juego",
   public_table: "Pública (aparece en «Mesas públicas»)",
   party_joined: "Un amigo te invita a jugar de pareja: entra en la cola y os sentamos juntos.",
   err_phrase_during_hand: "Durante la mano no se habla: espera a que termine.",
