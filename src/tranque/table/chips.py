@@ -10,10 +10,17 @@ rebuilt, and by the settlement or the expiry, which give back every escrow no se
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
+
+from tranque.table.model import TableError
+from tranque.table.ports import Entry
+from tranque.table.stakes import ChipError, cost
+
+log = logging.getLogger("tranque.table")
 
 # ``TRANQUE_CRASH_AT=<point>``: the process kills itself (SIGKILL, as ``kill -9`` would) the
 # first time it reaches that point. For the tests of recovery only; unset, nothing happens.
@@ -64,3 +71,35 @@ def holders_of(seats: Sequence[Any]) -> list[str | None]:
         else:
             out.append(None)
     return out
+
+
+async def stake_seat(chips: ChipLedger, table_id: str, stake: int, entry: Entry) -> None:
+    """Before a chip table's seat is logged (``sat``, ``bot_sat``): the game's most cost moves
+    into the seat's escrow, or ``TableError`` and nothing moved (the command is refused)."""
+    if entry.type == "sat":
+        holder = str(entry.data["guest"])
+    elif entry.type == "bot_sat":
+        holder = f"house@{entry.data['seat']}"
+    else:
+        return
+    try:
+        await chips.take(table_id, [holder], cost(stake))
+    except ChipError as exc:
+        raise TableError(exc.code, exc.message) from None
+    except Exception:
+        log.exception("table %s: the ledger could not be reached", table_id)
+        raise TableError("unavailable", "the chips cannot be reached now: try again") from None
+    crash_point("escrow_taken")
+
+
+async def seat_staked(chips: ChipLedger, table_id: str, entry: Entry) -> None:
+    """After a chip table's seat change is logged: a person who stood up before the start gets
+    his escrow back (if this fails, the rebuild's reconciling or the end does it)."""
+    if entry.type == "sat":
+        crash_point("sat_logged")
+    if entry.type != "stood":
+        return
+    try:
+        await chips.give_back(table_id, [str(entry.data["guest"])])
+    except Exception:
+        log.exception("table %s: an escrow could not be given back yet", table_id)

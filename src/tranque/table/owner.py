@@ -23,7 +23,7 @@ from typing import Any
 import msgspec
 
 from tranque.rules.errors import RulesError
-from tranque.table.chips import ChipLedger, crash_point
+from tranque.table.chips import ChipLedger, crash_point, seat_staked, stake_seat
 from tranque.table.ports import (
     Clock,
     Entry,
@@ -35,7 +35,6 @@ from tranque.table.ports import (
 )
 from tranque.table.rematch import Rematch, RematchSeats
 from tranque.table.service import TableError, TableService
-from tranque.table.stakes import ChipError, cost
 from tranque.table.thinking import ThreadThinker
 
 log = logging.getLogger("tranque.table")
@@ -300,7 +299,7 @@ class TableOwner:
                 return
             entry = svc.command(guest, msg, self.clock.now())
             if self.chips is not None and svc.settings.stake:
-                await self._stake(entry)
+                await stake_seat(self.chips, self.table_id, svc.settings.stake, entry)
         except TableError as exc:
             reply = {"type": "error", "id": cid, "code": exc.code, "message": exc.message}
             if len(self.errors) > 1000:
@@ -310,40 +309,8 @@ class TableOwner:
             return
         await self._commit([entry])
         if self.chips is not None and svc.settings.stake:
-            await self._staked(entry)
+            await seat_staked(self.chips, self.table_id, entry)
         sub.push(frame(svc.replies[key]))
-
-    async def _stake(self, entry: Entry) -> None:
-        """A seat at a chip table is paid before it is logged: the game's most cost moves into
-        the seat's escrow, or the command is refused and nothing moved (table.chips)."""
-        assert self.chips is not None
-        if entry.type == "sat":
-            holder = str(entry.data["guest"])
-        elif entry.type == "bot_sat":
-            holder = f"house@{entry.data['seat']}"
-        else:
-            return
-        try:
-            await self.chips.take(self.table_id, [holder], cost(self.service.settings.stake))
-        except ChipError as exc:
-            raise TableError(exc.code, exc.message) from None
-        except Exception:
-            log.exception("table %s: the ledger could not be reached", self.table_id)
-            raise TableError("unavailable", "the chips cannot be reached now: try again") from None
-        crash_point("escrow_taken")
-
-    async def _staked(self, entry: Entry) -> None:
-        """After a chip table's seat change is logged: a person who stood up before the start
-        gets his escrow back (if this fails, the rebuild's or the end's reconciling does it)."""
-        assert self.chips is not None
-        if entry.type == "sat":
-            crash_point("sat_logged")
-        if entry.type != "stood":
-            return
-        try:
-            await self.chips.give_back(self.table_id, [str(entry.data["guest"])])
-        except Exception:
-            log.exception("table %s: an escrow could not be given back yet", self.table_id)
 
     async def _advance(self) -> None:
         """Make every entry the table makes by itself that is due now."""
