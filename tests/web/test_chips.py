@@ -68,6 +68,17 @@ def test_a_chip_game_from_the_queue_to_the_payout(browser: Any, server_factory: 
     page.wait_for_function("document.querySelector('#play-money').textContent.includes('cashed')")
     assert "Settle" not in page.locator("#chip-moves").inner_text()
     assert "End of the game" in page.locator("#chip-moves").inner_text()
+    # A chip table from the lobby: the creator sits, his escrow taken.
+    page.goto(base + "/lobby")
+    page.wait_for_selector("#create-chip-table")
+    page.select_option("#chip-table-stake", "1000")
+    screens.capture(page, "chips-lobby", widths=(390,))
+    page.click("#create-chip-table")
+    page.wait_for_selector("#chip-pot")
+    mine = page.url.rsplit("/t/", 1)[1]
+    info = httpx.get(f"{base}/api/tables/{mine}").json()
+    assert info["chips"]["stake"] == 1000 and info["seats"][0]["kind"] == "person"
+    assert info["settings"]["public"] is True
     assert not screens.blocking(), screens.blocking()
     assert page.errors == [], page.errors
     page.context.close()

@@ -3,7 +3,7 @@
 // seat's payout. Chips are play money: they cannot be bought, sold or cashed, and the pages say so.
 import { api } from "./net.js";
 import { h, app, store, toast } from "./dom.js";
-import { t, STRINGS } from "./i18n.js";
+import { t, getLang, STRINGS } from "./i18n.js";
 import { header, langSelect } from "./chrome.js";
 import { errorText, mySeat } from "./model.js";
 
@@ -30,6 +30,7 @@ Object.assign(STRINGS.es, {
   chips_after: "Ahora tienes {n} monedas.",
   chips_free: "Sin monedas (gratis)",
   chips_queue_stake: "Apuesta",
+  chips_new_table: "Mesa con apuesta",
   err_too_few_chips: "No tienes monedas suficientes para esa mesa.",
   err_bad_stake: "Esa apuesta no existe: 100, 1.000 o 10.000.",
 });
@@ -56,12 +57,13 @@ Object.assign(STRINGS.en, {
   chips_after: "You now have {n} chips.",
   chips_free: "No chips (free)",
   chips_queue_stake: "Stake",
+  chips_new_table: "A table with a stake",
   err_too_few_chips: "You do not have enough chips for that table.",
   err_bad_stake: "There is no such stake: 100, 1,000 or 10,000.",
 });
 
 export const STAKES = [100, 1000, 10000];
-const fmt = (n) => Number(n).toLocaleString();
+const fmt = (n) => Number(n).toLocaleString(getLang());
 
 /** The bearer's balance, or null (no guest yet, or the server cannot say). */
 export async function balance() {

@@ -2,7 +2,7 @@
 // public tables, live over a socket that never says hello; and the quick-match queue ("Jugar
 // ahora · Con personas"), its waiting screen and the party link that seats two friends together.
 import { api } from "./net.js";
-import { h, app, toast } from "./dom.js";
+import { h, app, store, toast } from "./dom.js";
 import { t, STRINGS } from "./i18n.js";
 import { header, langSelect } from "./chrome.js";
 import { errorText, BOT_NAMES } from "./model.js";
@@ -180,7 +180,29 @@ function drawLobby(s) {
       : s.tables.length
         ? h("ul", { class: "lobby-list", id: "lobby-list" }, s.tables.map(lobbyRow))
         : h("p", { class: "notice", id: "lobby-empty", role: "status" }, t("lobby_empty")),
+    chipTableForm(),
     h("p", {}, h("a", { href: "/", onclick: go("/") }, t("back_home")))));
+}
+
+/** A public chip table of people, its creator in seat 0 (his escrow taken as he sits). */
+function chipTableForm() {
+  const stake = h("select", { id: "chip-table-stake" }, STAKES.map((n) => h("option", { value: n }, String(n))));
+  const create = async () => {
+    try {
+      let g = store.get("guest");
+      if (!g) store.set("guest", (g = await api("/api/guests", { method: "POST", body: {} })));
+      const body = { rules: "havana", practice: false, seat: 0, public: true, stake: Number(stake.value) };
+      const made = await api("/api/tables", { method: "POST", token: g.token, body });
+      app.go(`/t/${encodeURIComponent(made.table)}`);
+    } catch (e) {
+      toast(errorText(e));
+    }
+  };
+  return h("section", { class: "card", id: "chip-table" },
+    h("h2", {}, t("chips_new_table")),
+    h("p", { class: "hint" }, t("chips_play_money")),
+    h("div", { class: "form-grid" }, h("label", { for: "chip-table-stake" }, t("chips_queue_stake")), stake),
+    h("button", { id: "create-chip-table", onclick: create }, t("create")));
 }
 
 // -- the queue ------------------------------------------------------------------------------------
