@@ -44,6 +44,9 @@ def test_a_chip_game_from_the_queue_to_the_payout(browser: Any, server_factory: 
     table = page.url.rsplit("/t/", 1)[1]
     page.wait_for_selector("#chip-pot")
     assert "100" in page.locator("#chip-pot").inner_text()
+    page.wait_for_selector("#chip-pot #chip-balance")  # the balance, with the stake taken
+    assert digits(page.locator("#chip-pot #chip-balance").inner_text()) == 19_800
+    assert page.locator("#chip-pot").count() == 1
     screens.capture(page, "chips-table", widths=(390,))
     play_until([page], lambda: page.locator("#chip-payout").count() > 0, 600)
     info = httpx.get(f"{base}/api/tables/{table}").json()

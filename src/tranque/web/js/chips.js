@@ -129,18 +129,22 @@ function draw(s) {
 export function atTable(m) {
   const chips = m.info.chips;
   let end = null;
+  let mine = null; // the balance (the table's header has no room for it: it goes with the pot)
+  balance().then((b) => ((mine = b), app.m === m && app.render()));
   app.onTable = (mm) => {
     if (mm !== m || app.m !== m) return;
     const main = document.querySelector("main.table");
     if (!main) return;
     main.prepend(h("p", { class: "notice chip-pot", id: "chip-pot" },
-      t("chips_pot", { stake: fmt(chips.stake), pot: fmt(chips.pot) }), " · ", t("chips_play_short")));
+      t("chips_pot", { stake: fmt(chips.stake), pot: fmt(chips.pot) }), " · ", t("chips_play_short"),
+      mine ? h("span", { id: "chip-balance" }, ` ${t("chips_balance", { n: fmt(mine.balance) })}`) : null));
     const over = m.gameWinner !== null && m.gameWinner !== undefined;
     if (over && !end) {
       end = "loading";
       Promise.all([api(`/api/tables/${encodeURIComponent(m.table)}`), balance()]).then(([info, b]) => {
         end = { info, b };
-        if (app.m === m) app.onTable(m);
+        mine = b || mine;
+        if (app.m === m) app.render();
       }, () => (end = null));
     }
     if (end && end !== "loading" && end.info.chips && end.info.chips.payout) {
@@ -153,5 +157,5 @@ export function atTable(m) {
       panel.append(line);
     }
   };
-  app.onTable(m);
+  if (app.m === m) app.render();
 }
