@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +40,6 @@ from tranque.table.service import fixed_seeds, rebuild
 from tranque.table.stakes import TooFewChips
 
 EXAMPLES = int(os.environ.get("LEDGER_MACHINE_EXAMPLES", "25"))
-DB = Path(tempfile.mkdtemp(prefix="ledger-machine-")) / "ledger.db"
-URL = f"sqlite:///{DB}"
 RUN = itertools.count()
 FIGURES = {"kills": 0, "restarts": 0, "takeovers": 0, "games": 0, "refusals": 0}
 SEEDS = fixed_seeds(b"machine")
@@ -50,7 +47,7 @@ KILL = st.integers(0, 7).map(lambda n: n == 0)  # one step in eight dies halfway
 
 
 class Ledger(RuleBasedStateMachine):
-    url = URL  # the database of the run (the PostgreSQL test sets its own)
+    url = ""  # the database of the run: each test sets its own
 
     def __init__(self) -> None:
         super().__init__()
@@ -283,9 +280,10 @@ Ledger.TestCase.settings = settings(max_examples=EXAMPLES, stateful_step_count=4
 
 
 @pytest.mark.slow
-def test_the_ledger_machine() -> None:
+def test_the_ledger_machine(tmp_path: Path) -> None:
+    Ledger.url = f"sqlite:///{tmp_path / 'ledger.db'}"
     Ledger.TestCase().runTest()
-    result = asyncio.run(_final_audit(URL))
+    result = asyncio.run(_final_audit(Ledger.url))
     print(f"\n{FIGURES}\n{result.report()}")
     assert result.ok
 
