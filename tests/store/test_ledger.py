@@ -250,3 +250,10 @@ def test_the_check_names_the_first_violation(tmp_path: Path) -> None:
     assert "VIOLATION: transaction 1 (grant:open:a) sums to 1, not 0" in bad.stdout
     missing = _check("postgresql://nobody@127.0.0.1:1/none")
     assert missing.returncode == 2 and "cannot be opened" in missing.stderr
+    # The check reads and never creates nor migrates: no file, or a file with no schema.
+    nothing = _check(f"sqlite:///{tmp_path / 'none.db'}")
+    assert nothing.returncode == 2 and "there is no database" in nothing.stderr
+    assert not (tmp_path / "none.db").exists()
+    (tmp_path / "empty.db").write_bytes(b"")
+    empty = _check(f"sqlite:///{tmp_path / 'empty.db'}")
+    assert empty.returncode == 2 and "no such table: alembic_version" in empty.stderr

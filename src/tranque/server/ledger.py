@@ -25,17 +25,34 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    import sqlalchemy as sa
+
     from tranque.commands import CommandError
     from tranque.store.audit import audit
     from tranque.store.db import open_store
 
+    url = args.db
+    parsed = sa.engine.make_url(url)
+    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database or "").is_file():
+        raise CommandError(f"there is no database at {url!r}")
+
     async def go() -> int:
         try:
-            store = await open_store(args.db)
+            # As it is: the check reads, it never migrates.
+            store = await open_store(url, migrate=False)
+            await store.revision()
         except Exception as exc:
-            raise CommandError(f"the database {args.db!r} cannot be opened: {exc}") from None
+            why = getattr(exc, "orig", None) or exc
+            raise CommandError(f"the database {url!r} cannot be opened: {why}") from None
         try:
-            result = await audit(store)
+            try:
+                result = await audit(store)
+            except sa.exc.DBAPIError as exc:
+                raise CommandError(
+                    f"the database {url!r} has no ledger (migrate it first): {exc.orig}"
+                ) from None
         finally:
             await store.close()
         print(result.report())

@@ -527,8 +527,9 @@ def _fenced_sqlite(raw: sqlite3.Connection, group: list[Append]) -> set[str]:
     return fenced
 
 
-async def open_store(url: str) -> Store:
-    """Open (and create or upgrade) the database at ``url``, ready for use."""
+async def open_store(url: str, *, migrate: bool = True) -> Store:
+    """Open (and create or upgrade) the database at ``url``, ready for use; with ``migrate``
+    false, as it is (a reader such as ``tranque ledger check`` changes nothing)."""
     parsed = sa.engine.make_url(url)
     if parsed.get_backend_name() == "sqlite":
         store = Store(None, sqlite_path=parsed.database or "")
@@ -536,6 +537,7 @@ async def open_store(url: str) -> Store:
         # pre_ping: connections broken while the database was away are replaced, not reused.
         dsn = "postgresql://" + url.split("://", 1)[1]
         store = Store(create_async_engine(async_url(url), pool_pre_ping=True), pg_dsn=dsn)
-    await store.migrate()
+    if migrate:
+        await store.migrate()
     store.start()
     return store
