@@ -172,6 +172,7 @@ async def race(bases: list[str]) -> None:
     await b.close()
 
 
+@pytest.mark.slow
 def test_two_sit_downs_at_once_with_chips_for_one_on_one_node(server: Any) -> None:
     for _ in range(3):
         asyncio.run(race([server.base]))

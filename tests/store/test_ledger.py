@@ -209,6 +209,7 @@ def _check(url: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_check_names_the_first_violation(tmp_path: Path) -> None:
     async def setup(url: str, tamper: str | None) -> None:
         store = await open_store(url)
