@@ -27,6 +27,7 @@ _COMMAND_MODULES = (
     "tranque.arena.commands",
     "tranque.analysis.commands",
     "tranque.server.commands",
+    "tranque.server.ledger",
 )
 
 # A command that needs a whole extra, whichever of its packages is found missing first.

@@ -56,6 +56,7 @@ def summary(
         "free": free,
         "spectators": spectators,
         "status": "playing" if info["started"] else "waiting",
+        "stake": settings.get("stake") or 0,  # chips per person (0: a free table)
     }
 
 

@@ -33,6 +33,15 @@ Notify = Callable[[dict[str, Any]], None]  # pushes a frame to a waiting socket
 OpenTable = Callable[[Seating], Awaitable[str]]  # opens a seated table, returns its id
 
 
+class Requeued(Exception):
+    """The table could not be opened for some of its people (``unseated``: a chip table whose
+    stake they can no longer cover); the others are back in the queue, as they were."""
+
+    def __init__(self, unseated: set[str], reason: str) -> None:
+        super().__init__(reason)
+        self.unseated, self.reason = unseated, reason
+
+
 class QuickMatch:
     def __init__(
         self,
@@ -131,6 +140,12 @@ class QuickMatch:
     async def _open(self, seating: Seating) -> None:
         try:
             table = await self.open_table(seating)
+        except Requeued as exc:
+            for guest in exc.unseated:
+                notify = self.local.pop(guest, None)
+                if notify is not None:
+                    notify({"type": "unqueued", "reason": exc.reason})
+            return
         except Exception:
             log.exception("a quick-match table could not be opened; its people queue again")
             for t in seating.people:

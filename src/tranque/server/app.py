@@ -31,10 +31,11 @@ from tranque.club.accounts import LoginLimits
 from tranque.club.lobby import LobbyBoard
 from tranque.club.matching import FILL, Seating
 from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, MatchQueue
-from tranque.club.quickmatch import QuickMatch
+from tranque.club.quickmatch import VARIANTS, QuickMatch, Requeued
 from tranque.rules.variants import Rules
 from tranque.server import http_schemas as hs
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
+from tranque.server.chips import ChipRoutes
 from tranque.server.club import Club
 from tranque.server.edge import (
     Buckets,
@@ -49,17 +50,20 @@ from tranque.server.http_schemas import HttpError
 from tranque.server.identity import DEFAULT_MAX_AGE, Identity
 from tranque.server.seat_ratings import SeatRatings
 from tranque.server.ws import Sockets
+from tranque.store.chips import SqlChips
 from tranque.store.db import Store
 from tranque.table.bus import Bus
 from tranque.table.lobby import Lobby
 from tranque.table.ports import Entry, Leases, TableStore, Thinker, WallClock
 from tranque.table.service import (
+    TableError,
     TableService,
     TableSettings,
     fixed_seeds,
     rebuild,
     secure_seeds,
 )
+from tranque.table.stakes import STAKES, ChipError, TooFewChips, check_stake, person
 
 log = logging.getLogger("tranque.server")
 
@@ -108,6 +112,7 @@ class Server:
         self.board: LobbyBoard | None = None
         self.seat_ratings: SeatRatings | None = None  # each seat's rating (server.seat_ratings)
         self.club: Club | None = None  # accounts, profiles, ratings (server.club)
+        self.chips: SqlChips | None = None  # the chips' ledger (store.chips, server.chips)
         # The rate limits' buckets: this process's memory, or Redis on a cluster (_cluster).
         self.buckets: Buckets = LocalBuckets()
         self.sockets = Sockets(self)
@@ -160,13 +165,17 @@ class Server:
             leases=leases,
             bus=bus,
         )
+        self.chips = SqlChips(store)
+        self.lobby.chips = self.chips
         queue, directory = self._club_ports()
         self.board = LobbyBoard(directory)
         self.seat_ratings = seat_ratings = SeatRatings(self.club.profiles.ratings_of, self._touch)
         self.lobby.on_change = self._touch
         self.lobby.on_gone = self.board.gone
+        # A queue per variant, and per variant and stake for chip tables ("havana@100").
+        queues = (*VARIANTS, *(f"{v}@{s}" for v in VARIANTS for s in STAKES))
         self.quick = QuickMatch(
-            queue, self._open_quick_table, time.time, fill=self.config.fill_time
+            queue, self._open_quick_table, time.time, fill=self.config.fill_time, variants=queues
         )
         self.lobby.on_gone = self._gone  # the board's and the seats' ratings' (server.seat_ratings)
         recovered = await self.lobby.recover()
@@ -234,16 +243,29 @@ class Server:
     async def _open_quick_table(self, seating: Seating) -> str:
         """A quick match's table: public, of people, its empty seats to bots of level normal."""
         assert self.lobby is not None
+        variant, _, stake = seating.variant.partition("@")
         settings = replace(
             self.config.defaults,
-            rules=Rules.from_json(seating.variant),
+            rules=Rules.from_json(variant),
             practice=False,
             public=True,
+            stake=int(stake or 0),
         )
         people = [(s, t.guest, t.nickname) for s, t in enumerate(seating.seats) if t is not None]
         bot = resolve_bot("normal")
         bots = [(s, bot) for s, t in enumerate(seating.seats) if t is None]
-        owner = await self.lobby.create(QUICK_HOST, "", settings, None, people=people, bots=bots)
+        try:
+            owner = await self.lobby.create(
+                QUICK_HOST, "", settings, None, people=people, bots=bots
+            )
+        except TooFewChips as exc:
+            # His chips ran out since he queued: he leaves the queue, the others wait on.
+            assert self.quick is not None
+            poor = {t.guest for t in seating.people if person(t.guest) == exc.holder}
+            for t in seating.people:
+                if t.guest not in poor:
+                    await self.quick.queue.join(t)
+            raise Requeued(poor, "too_few_chips") from None
         return owner.table_id
 
     async def drain(self) -> None:
@@ -305,6 +327,18 @@ class Server:
             clock = hs.move_clock(body.move_clock, defaults.move_clock)
             seat = hs.seat(body.seat)
             bot = hs.bot(body.bot, defaults.bot)
+            stake = 0
+            if body.stake is not None:
+                try:
+                    stake = check_stake(body.stake)
+                except ChipError as exc:
+                    raise HttpError(400, exc.code, exc.message) from None
+                if body.practice:
+                    raise HttpError(
+                        400,
+                        "bad_stake",
+                        "a practice table is free: a chip table has practice false",
+                    )
             cap = self.config.limits.max_open_tables
             if cap and await self.store.hosted_open_tables(who[0]) >= cap:
                 raise HttpError(
@@ -322,8 +356,12 @@ class Server:
             practice=body.practice,
             bot=bot,
             public=body.public,
+            stake=stake,
         )
-        owner = await self.lobby.create(who[0], who[1], settings, seat)
+        try:
+            owner = await self.lobby.create(who[0], who[1], settings, seat)
+        except TableError as exc:  # a chip table its host cannot cover: nothing was made
+            return _error(409 if exc.code == "too_few_chips" else 503, exc.code, exc.message)
         base = str(request.base_url).rstrip("/")
         tid = owner.table_id
         return JSONResponse(
@@ -430,6 +468,17 @@ class Server:
         assert self.club is not None
         return await self.club.table_players(self, request)
 
+    def _chips(self, name: str) -> Callable[[Request], Awaitable[Response]]:
+        """A route of ``server.chips``, bound once the ledger exists (in the lifespan)."""
+
+        async def route(request: Request) -> Response:
+            assert self.chips is not None and self.club is not None
+            handler: Callable[[Request], Awaitable[Response]]
+            handler = getattr(ChipRoutes(self.chips, self.club), name)
+            return await handler(request)
+
+        return route
+
     def _club(self, name: str) -> Callable[[Request], Awaitable[Response]]:
         """A route of ``server.club``, bound once the club exists (in the lifespan)."""
 
@@ -524,6 +573,8 @@ def create_app(
         Route("/api/me", server._club("me")),
         Route("/api/profiles/{handle}", server._club("profile")),
         Route("/api/leaderboards/{preset}", server._club("leaderboard")),
+        Route("/api/chips", server._chips("balance")),
+        Route("/api/chips/history", server._chips("history")),
         Route("/health", server.health),
         Route("/healthz", server.ready),
         Route("/api/stats", server.stats),
@@ -534,6 +585,7 @@ def create_app(
         Route("/t/{table}", server.index),
         Route("/u/{handle}", server.index),
         Route("/lobby", server.index),
+        Route("/chips", server.index),
         Route("/", server.index),
         Route("/index.html", server.index),
     ]

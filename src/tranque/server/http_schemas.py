@@ -57,6 +57,7 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     seat: int | None = 0
     bot: str | None = None  # the bot for empty seats and clocks; None: the server's default
     public: bool = False  # listed in the lobby; else reached by its link only
+    stake: int | None = None  # a chip table's stake (table.stakes.STAKES); None: no chips
 
 
 class Credentials(msgspec.Struct, forbid_unknown_fields=True):
@@ -89,6 +90,7 @@ _FIELD_CODES = {
     "practice": "bad_practice",
     "seat": "bad_seat",
     "bot": "bad_bot",
+    "stake": "bad_stake",
     "name": "bad_name",
     "password": "bad_password",
     "old": "bad_password",

@@ -129,6 +129,7 @@ class Queue(_Msg, tag="queue"):
     token: str
     variant: Variant = "havana"
     party: str | None = None
+    stake: int | None = None  # a chip table's queue (table.stakes.STAKES); None: no chips
 
 
 class Unqueue(_Msg, tag="unqueue"):

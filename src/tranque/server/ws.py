@@ -37,6 +37,7 @@ from tranque.server.protocol import (
 from tranque.table.lobby import TableHandle
 from tranque.table.owner import frame
 from tranque.table.service import TableError
+from tranque.table.stakes import ChipError, TooFewChips, check_stake, cost
 
 if TYPE_CHECKING:
     from tranque.server.app import Server
@@ -263,8 +264,11 @@ class Sockets:
         if msg.party is not None and not PARTY.match(msg.party):
             conn.push(error_frame("bad_party", "a party is the id its link gives"))
             return
+        queue = await self._chip_queue(conn, who[0], msg)
+        if queue is None:
+            return
         ticket = Ticket(
-            who[0], who[1], msg.variant, time.time(), msg.party, await self._rating(who[0], msg)
+            who[0], who[1], queue, time.time(), msg.party, await self._rating(who[0], msg)
         )
         try:
             queued = await server.quick.join(ticket, conn.tell)
@@ -277,7 +281,26 @@ class Sockets:
             return
         conn.guest, conn.nickname = who
         conn.queued = True
+        queued["variant"], queued["stake"] = msg.variant, msg.stake
         conn.tell(queued)
+
+    async def _chip_queue(self, conn: Connection, guest: str, msg: Queue) -> str | None:
+        """The queue's name: the variant, or ``variant@stake`` for chip tables, once the guest
+        is known to cover the stake (else he is told why not, and None)."""
+        if msg.stake is None:
+            return msg.variant
+        chips = self.server.chips
+        assert chips is not None
+        try:
+            need = cost(check_stake(msg.stake))
+            have = await chips.balance(guest)
+        except ChipError as exc:
+            conn.push(error_frame(exc.code, exc.message))
+            return None
+        if have < need:
+            conn.push(error_frame("too_few_chips", TooFewChips(guest, need, have).message))
+            return None
+        return f"{msg.variant}@{msg.stake}"
 
     async def _who(self, conn: Connection, token: str) -> tuple[str, str] | None:
         """(guest, nickname) of a token, or None once the connection was told why not:

@@ -34,8 +34,9 @@ from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from tranque.store import ledger
 from tranque.store.schema import events, games, guests, leases, meta, tables
-from tranque.store.settle import settle
+from tranque.store.settle import seat_guests, settle
 from tranque.table.ports import Entry, LeaseLost
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -390,18 +391,26 @@ class Store:
             )
             await conn.execute(tables.update().where(tables.c.id == table_id).values(**values))
             if info is not None:
-                # The people's plays and the ratings, once, with the record (store.settle).
-                return await settle(conn, self.dialect, table_id, info, now)
+                # The people's plays and the ratings, once, with the record (store.settle);
+                # a chip table's escrows paid out in the same transaction (store.ledger).
+                rated = await settle(conn, self.dialect, table_id, info, now)
+                if ledger.stake_of(info):
+                    who = await seat_guests(conn, table_id)
+                    await ledger.settle(conn, self.dialect, table_id, info, who, now)
+                return rated
         return None
 
     async def expire_table(self, table_id: str) -> None:
         """Mark a table that never started ``expired``: it is not rebuilt at start again."""
+        now = time.time()
         async with self._begin() as conn:
-            await conn.execute(
+            done = await conn.execute(
                 tables.update()
                 .where(tables.c.id == table_id, tables.c.status == "open")
-                .values(status="expired", ended=time.time())
+                .values(status="expired", ended=now)
             )
+            if done.rowcount == 1:  # a chip table's escrows go back with it (store.ledger)
+                await ledger.void(conn, self.dialect, table_id, now)
 
     async def load_table(self, table_id: str) -> dict[str, Any] | None:
         """The table's row: ``status``, ``info`` (decoded), ``created``, ``ended``; or None."""
@@ -521,8 +530,9 @@ def _fenced_sqlite(raw: sqlite3.Connection, group: list[Append]) -> set[str]:
     return fenced
 
 
-async def open_store(url: str) -> Store:
-    """Open (and create or upgrade) the database at ``url``, ready for use."""
+async def open_store(url: str, *, migrate: bool = True) -> Store:
+    """Open (and create or upgrade) the database at ``url``, ready for use; with ``migrate``
+    false, as it is (a reader such as ``tranque ledger check`` changes nothing)."""
     parsed = sa.engine.make_url(url)
     if parsed.get_backend_name() == "sqlite":
         store = Store(None, sqlite_path=parsed.database or "")
@@ -530,6 +540,7 @@ async def open_store(url: str) -> Store:
         # pre_ping: connections broken while the database was away are replaced, not reused.
         dsn = "postgresql://" + url.split("://", 1)[1]
         store = Store(create_async_engine(async_url(url), pool_pre_ping=True), pg_dsn=dsn)
-    await store.migrate()
+    if migrate:
+        await store.migrate()
     store.start()
     return store

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from tranque.table.bus import Bus, LocalHub
+from tranque.table.chips import ChipLedger, crash_point, holders_of
 from tranque.table.owner import RECENT, TableOwner, frame
 from tranque.table.ports import Clock, Entry, Lease, Leases, SoleLeases, TableStore, Thinker
 from tranque.table.relay import MOVED, Relay, RemoteTable
@@ -42,6 +43,7 @@ from tranque.table.service import (
     TableSettings,
     resolve_bot_name,
 )
+from tranque.table.stakes import ChipError, cost
 
 log = logging.getLogger("tranque.table")
 
@@ -92,6 +94,8 @@ class Lobby:
         # a table here (``changed``) and of a table leaving this node (``gone``).
         self.on_change: Callable[[TableOwner], None] | None = None
         self.on_gone: Callable[[str], None] | None = None
+        # The ledger of chip tables (``table.chips``), when the server has one.
+        self.chips: ChipLedger | None = None
         self.counts = {
             "created": 0, "rebuilt": 0, "expired": 0, "left_memory": 0, "revived": 0,
             "taken_over": 0, "lost": 0, "released": 0,
@@ -124,8 +128,15 @@ class Lobby:
         now = self.clock.now()
         entries = await self.store.load_events(table_id)
         if not entries:
+            if self.chips is not None:
+                # Its row (and a chip table's first escrows) were written, its first entries
+                # never: it can never start. Expiring it gives any escrow back.
+                await self.store.expire_table(table_id)
             return None
         svc, recent = self._replay(table_id, entries)
+        if self.chips is not None and svc.settings.stake:
+            # Escrows of seats that never made it to the log go back (table.chips).
+            await self.chips.reconcile(table_id, holders_of(svc.seats))
         created = entries[0].ts
         if not svc.started and created + self.expiry <= now:
             await self.store.expire_table(table_id)
@@ -170,6 +181,7 @@ class Lobby:
             on_change=self._changed,
         )
         owner.on_rematch = self._rematch
+        owner.chips = self.chips
         owner.recent.extend(recent)
         self.owners[svc.table_id] = owner
         owner.start()
@@ -217,7 +229,21 @@ class Lobby:
         lease = await self.leases.claim(table_id)
         if lease is None:  # a table id made twice: never with random ids
             raise TableError("no_table", f"table {table_id!r} exists already")
-        await self.store.create_table(table_id, host, {"settings": settings.to_json()})
+        info = {"settings": settings.to_json()}
+        if settings.stake and self.chips is not None:
+            # The row and every first seat's escrow in one transaction: all or none.
+            holders = [h for h in holders_of(svc.seats) if h is not None]
+            try:
+                await self.chips.create_table(table_id, host, info, holders, cost(settings.stake))
+            except ChipError:  # (a TableError: who could not pay is in it, for the queue)
+                if lease.epoch is not None:
+                    with contextlib.suppress(Exception):
+                        await self.leases.release({table_id: lease.epoch})
+                raise
+            if holders:
+                crash_point("escrow_taken")
+        else:
+            await self.store.create_table(table_id, host, info)
         await self.store.append(table_id, first, lease.epoch)
         recent = [(e.seq, frame(svc.project(e))) for e in first]
         self.counts["created"] += 1

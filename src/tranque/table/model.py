@@ -51,6 +51,7 @@ class TableSettings:
     grace: float = 60.0  # a player away this long gets a bot in his seat
     bot: str = "heuristic"
     public: bool = False  # listed in the lobby (else reached by its link only)
+    stake: int = 0  # chips per person per game (table.stakes); 0: no chips (a free table)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,6 +68,7 @@ class TableSettings:
             "grace": self.grace,
             "bot": self.bot,
             "public": self.public,
+            "stake": self.stake,
         }
 
     @staticmethod

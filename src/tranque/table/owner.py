@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from tranque.rules.errors import RulesError
+from tranque.table.chips import ChipLedger, crash_point, seat_staked, stake_seat
 from tranque.table.ports import (
     Clock,
     Entry,
@@ -104,6 +105,8 @@ class TableOwner:
         self.finished_saved = service.over
         # Set by ``close``: the error every later command, hello or sync gets from this owner.
         self.closed: tuple[str, str] | None = None
+        # The ledger of a chip table's seats (``table.chips``); None for a free table.
+        self.chips: ChipLedger | None = None
 
     @property
     def table_id(self) -> str:
@@ -299,6 +302,8 @@ class TableOwner:
                 await self._rematch(sub, msg)
                 return
             entry = svc.command(guest, msg, self.clock.now())
+            if self.chips is not None and svc.settings.stake:
+                await stake_seat(self.chips, self.table_id, svc.settings.stake, entry)
         except TableError as exc:
             reply = {"type": "error", "id": cid, "code": exc.code, "message": exc.message}
             if len(self.errors) > 1000:
@@ -307,6 +312,8 @@ class TableOwner:
             sub.push(frame(reply))
             return
         await self._commit([entry])
+        if self.chips is not None and svc.settings.stake:
+            await seat_staked(self.chips, self.table_id, entry)
         sub.push(frame(svc.replies[key]))
 
     async def _advance(self) -> None:
@@ -329,6 +336,8 @@ class TableOwner:
             if not batch:
                 return
             await self._persist(batch)
+            if svc.settings.stake and any(e.type == "started" for e in batch):
+                crash_point("started_logged")
             for p in projections:
                 self._fan_out(p)
             await self._after()
@@ -393,6 +402,8 @@ class TableOwner:
             self.on_change(self)
         if svc.over and not self.finished_saved and svc.record is not None:
             self.finished_saved = True
+            if svc.settings.stake:
+                crash_point("over_logged")
             try:
                 rated = await self.store.finish_table(
                     self.table_id, svc.record, svc.info(), self.epoch
@@ -402,6 +413,8 @@ class TableOwner:
             except Exception as exc:  # the entries are in the log: a rebuild saves the record
                 raise Dropped("unavailable", "the table's storage is unreachable") from exc
             self.epoch = None  # the lease went with the record: nothing is appended any more
+            if svc.settings.stake:
+                crash_point("settled")
             if self.on_over is not None:
                 self.on_over(self)
             if rated is not None:
@@ -452,7 +465,15 @@ class TableOwner:
         connected = {svc.seat_of(s.guest) for s in self.subscribers if not s.watcher}
         seats = {s for s in connected if s is not None}
         if rm.ready(svc.seats, seats) and self.on_rematch is not None:
-            rm.table = await self.on_rematch(self, rm.seating(svc.seats))
+            try:
+                rm.table = await self.on_rematch(self, rm.seating(svc.seats))
+            except TableError as exc:  # a chip table's rematch that somebody cannot cover
+                failed = frame({"type": "error", "id": None, "code": exc.code,
+                                "message": exc.message})  # fmt: skip
+                for other in self.subscribers:
+                    other.push(failed)
+                self.rematch = None
+                return
         data = frame(rm.to_json(svc.seats))
         for other in self.subscribers:
             other.push(data)

@@ -16,6 +16,7 @@ from tranque.rules.game import GameState, LeadChoice, MatchState, Phase
 from tranque.rules.hand import PASS
 from tranque.rules.tiles import format_tiles
 from tranque.rules.views import public_view, seat_view
+from tranque.table import stakes
 from tranque.table.model import ACT, GRACE, FairHand, Seat, TableSettings
 from tranque.table.ports import Entry
 
@@ -70,6 +71,7 @@ class TableViews:
     def info(self) -> dict[str, Any]:
         s = self.settings.to_json()
         bot = s.pop("bot", None)
+        result = self.result_json()
         return {
             "table": self.table_id,
             "settings": s,
@@ -79,7 +81,8 @@ class TableViews:
             "over": self.over,
             "host": self.host,
             "match": self.match_json(),
-            "result": self.result_json(),
+            "result": result,
+            "chips": stakes.view(self.settings.stake, result),  # None for a free table
         }
 
     def result_json(self) -> dict[str, Any] | None:

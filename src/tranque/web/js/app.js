@@ -72,12 +72,13 @@ function route() {
   }
   if (app.club) app.club.close();
   app.club = null;
-  app.m = null;
+  app.m = app.onTable = null;
   app.dialog = null;
   if (board) import("./ratings.js").then((r) => r.openLeaderboard(board[1]), (e) => toast(M.errorText(e)));
   else if (match) openTable(decodeURIComponent(match[1]));
   else if (profile) renderProfile(decodeURIComponent(profile[1]));
   else if (location.pathname === "/lobby") club().then((c) => c.openLobby(), (e) => toast(M.errorText(e)));
+  else if (location.pathname === "/chips") import("./chips.js").then((c) => c.openChips());
   else renderLanding();
 }
 
@@ -191,7 +192,8 @@ function renderLanding() {
         levels,
         h("button", { id: "play-now", class: "big", onclick: () => start({ rules: "havana", practice: true, seat: 0, bot: level() }) }, t("practice")),
         h("p", { class: "hint" }, t("play_now_hint")),
-        h("p", {}, h("a", { id: "lobby-link", href: "/lobby", onclick: (e) => (e.preventDefault(), go("/lobby")) }, t("lobby"))),
+        h("p", {}, h("a", { id: "lobby-link", href: "/lobby", onclick: (e) => (e.preventDefault(), go("/lobby")) }, t("lobby")),
+          " · ", h("a", { id: "chips-link", href: "/chips", onclick: (e) => (e.preventDefault(), go("/chips")) }, t("chips"))),
       ),
       h("section", { class: "card" },
         h("h2", {}, t("create_table")),
@@ -270,6 +272,7 @@ async function openTable(table) {
     renderTable();
     return;
   }
+  if (m.info.chips) import("./chips.js").then((c) => c.atTable(m));
   if (m.info.over && !m.info.seats) {
     m.error = t("table_over");
     renderTable();

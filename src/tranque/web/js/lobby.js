@@ -2,12 +2,13 @@
 // public tables, live over a socket that never says hello; and the quick-match queue ("Jugar
 // ahora · Con personas"), its waiting screen and the party link that seats two friends together.
 import { api } from "./net.js";
-import { h, app, toast } from "./dom.js";
+import { h, app, store, toast } from "./dom.js";
 import { t, STRINGS } from "./i18n.js";
 import { header, langSelect } from "./chrome.js";
 import { errorText, BOT_NAMES } from "./model.js";
 import { ratingText } from "./ratings.js"; // a seat's rating, the leaderboards' words
 import "./talk.js"; // the club's words of the first load
+import { STAKES, badge, balance } from "./chips.js"; // the chips' words, stakes and balance
 
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
 
@@ -125,7 +126,7 @@ function screen(draw, sock) {
   return s;
 }
 
-const page = (main) => app.root.replaceChildren(header([langSelect()]), main);
+const page = (main) => app.root.replaceChildren(header([badge(app.club && app.club.chips), langSelect()]), main);
 
 const variantName = (v) => t(`variant_${VARIANTS.includes(v) ? v : "custom"}`);
 
@@ -141,6 +142,7 @@ function go(path) {
 export function openLobby() {
   const s = screen(drawLobby, null);
   s.tables = null;
+  balance().then((b) => ((s.chips = b), app.club === s && s.render()));
   s.sock = new ClubSocket({ type: "lobby" }, (f) => {
     if (f.type !== "lobby" || app.club !== s) return;
     s.tables = f.tables;
@@ -158,7 +160,7 @@ function seatLine(seat, n) {
 
 function lobbyRow(x) {
   const id = encodeURIComponent(x.table);
-  const title = t("lobby_table", { table: x.table, variant: variantName(x.variant), clock: x.move_clock });
+  const title = t("lobby_table", { table: x.table, variant: variantName(x.variant), clock: x.move_clock }) + (x.stake ? ` · ${t("chips_stake", { stake: x.stake })}` : "");
   const status = x.status === "waiting" ? t(x.free === 1 ? "lobby_free_1" : "lobby_free", { n: x.free }) : t("lobby_playing");
   return h("li", { class: `lobby-table ${x.status}`, "data-table": x.table, "data-free": x.free },
     h("h2", {}, title),
@@ -181,15 +183,38 @@ function drawLobby(s) {
       : s.tables.length
         ? h("ul", { class: "lobby-list", id: "lobby-list" }, s.tables.map(lobbyRow))
         : h("p", { class: "notice", id: "lobby-empty", role: "status" }, t("lobby_empty")),
+    chipTableForm(),
     h("p", {}, h("a", { href: "/", onclick: go("/") }, t("back_home")))));
+}
+
+/** A public chip table of people, its creator in seat 0 (his escrow taken as he sits). */
+function chipTableForm() {
+  const stake = h("select", { id: "chip-table-stake" }, STAKES.map((n) => h("option", { value: n }, String(n))));
+  const create = async () => {
+    try {
+      let g = store.get("guest");
+      if (!g) store.set("guest", (g = await api("/api/guests", { method: "POST", body: {} })));
+      const body = { rules: "havana", practice: false, seat: 0, public: true, stake: Number(stake.value) };
+      const made = await api("/api/tables", { method: "POST", token: g.token, body });
+      app.go(`/t/${encodeURIComponent(made.table)}`);
+    } catch (e) {
+      toast(errorText(e));
+    }
+  };
+  return h("section", { class: "card", id: "chip-table" },
+    h("h2", {}, t("chips_new_table")),
+    h("p", { class: "hint" }, t("chips_play_money")),
+    h("div", { class: "form-grid" }, h("label", { for: "chip-table-stake" }, t("chips_queue_stake")), stake),
+    h("button", { id: "create-chip-table", onclick: create }, t("create")));
 }
 
 // -- the queue ------------------------------------------------------------------------------------
 
 /** Queue for a variant (with a party's id or none) as the guest `me`: the waiting screen. */
-export function openQueue(me, variant = "havana", party = null) {
+export function openQueue(me, variant = "havana", party = null, stake = null) {
   const s = screen(drawQueue, null);
-  Object.assign(s, { me, variant, party, queued: null, link: null, start: Date.now() });
+  Object.assign(s, { me, variant, party, stake, queued: null, link: null, start: Date.now(), chips: null });
+  balance().then((b) => ((s.chips = b), app.club === s && s.render()));
   s.sock = new ClubSocket(queueMessage(s), (f) => onQueueFrame(s, f));
   s.tick = setInterval(() => {
     const el = document.getElementById("queue-waited");
@@ -199,7 +224,7 @@ export function openQueue(me, variant = "havana", party = null) {
   s.render();
 }
 
-const queueMessage = (s) => ({ type: "queue", token: s.me.token, variant: s.variant, party: s.party });
+const queueMessage = (s) => ({ type: "queue", token: s.me.token, variant: s.variant, party: s.party, stake: s.stake });
 
 function requeue(s) {
   s.sock.first = queueMessage(s);
@@ -260,6 +285,9 @@ function drawQueue(s) {
     : s.party
       ? h("p", { class: "notice", id: "party-joined" }, t("party_joined"))
       : h("button", { id: "party-make", onclick: () => makeParty(s) }, t("party_make"));
+  const stake = h("select", { id: "queue-stake", onchange: (e) => ((s.stake = Number(e.target.value) || null), requeue(s)) },
+    h("option", { value: "" }, t("chips_free")),
+    STAKES.map((n) => h("option", { value: n, selected: n === s.stake }, String(n))));
   page(h("main", { class: "club queue", id: "queue" },
     h("section", { class: "card" },
       h("h1", {}, t("queue_title")),
@@ -268,7 +296,9 @@ function drawQueue(s) {
       q ? h("p", { id: "queue-waited", class: "queue-waited" }, waitedText(s)) : null,
       q ? h("p", { class: "hint", id: "queue-count" }, q.waiting > 1 ? t("queue_count", { n: q.waiting }) : t("queue_count_1")) : null,
       q ? h("p", { class: "hint" }, t("queue_fill", { s: Math.round(q.fill) })) : null,
-      h("div", { class: "form-grid" }, h("label", { for: "queue-variant" }, t("queue_variant")), variant),
+      h("div", { class: "form-grid" }, h("label", { for: "queue-variant" }, t("queue_variant")), variant,
+        h("label", { for: "queue-stake" }, t("chips_queue_stake")), stake),
+      s.stake ? h("p", { class: "notice", id: "queue-chips" }, t("chips_stake", { stake: s.stake }), " · ", t("chips_play_money")) : null,
       partyBox,
       h("button", {
         id: "queue-leave",

@@ -442,6 +442,7 @@ export function renderTable() {
     kids.push(dialog);
   }
   app.root.replaceChildren(...kids);
+  if (app.onTable) app.onTable(m); // a chip table's stake and payout (chips.js)
   layoutChain();
   slideNewest(m);
   app.renderStatus();
