@@ -527,6 +527,7 @@ def create_app(
         WebSocketRoute("/ws", server.ws),
         Route("/t/{table}", server.index),
         Route("/g/{table}", server.index),
+        Route("/games", server.index),
         Route("/u/{handle}", server.index),
         Route("/lobby", server.index),
         Route("/", server.index),
