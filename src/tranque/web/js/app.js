@@ -17,7 +17,7 @@ import "./talk.js"; // the club's words (with_people, practice, lobby...)
 
 // The lobby and the quick-match queue (lobby.js) come when first opened, not with the page.
 const club = () => import("./lobby.js");
-const games = () => import("./game.js"); // a finished game's page (/g/...) and the lists (/games)
+const games = () => import("./game.js"); // /g/... and /games
 
 const LEVELS = ["facil", "normal", "fuerte"]; // the bots' levels a practice table takes
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];

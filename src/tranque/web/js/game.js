@@ -59,6 +59,7 @@ Object.assign(STRINGS.es, {
   g_hindsight_pending: "Calculando con las fichas boca arriba…",
   g_hindsight_line: "Boca arriba: mejor {move} ({value}){exact}.",
   g_estimate: ", estimado",
+  g_lost_by: "La jugada hecha perdió {loss} tantos.",
   g_all_games: "Todas sus partidas",
   g_recent: "Partidas recientes",
   g_more: "Más",
@@ -116,6 +117,7 @@ Object.assign(STRINGS.en, {
   g_hindsight_pending: "Working it out with every hand face up…",
   g_hindsight_line: "Face up: best {move} ({value}){exact}.",
   g_estimate: ", an estimate",
+  g_lost_by: "The move made lost {loss} points.",
   g_all_games: "All their games",
   g_recent: "Recent games",
   g_more: "More",
@@ -387,10 +389,10 @@ function viewer(hd) {
   const seats = [0, 1, 2, 3].map((s) => {
     const lastOwn = last !== null && (hd.leader + last) % 4 === s ? hd.moves[last] : null;
     return h("div", { class: `seat-hand s${s}${pos.turn === s && k < n ? " on-turn" : ""}`, "data-seat": s },
-      h("p", { class: "who" }, h("strong", {}, nameOf(s)), ` · ${pairOf(s % 2)}`,
+      h("p", { class: "g-who" }, h("strong", {}, nameOf(s)), ` · ${pairOf(s % 2)}`,
         pos.passes[s] ? h("span", { class: "passes" }, ` · ${t("passed")} ×${pos.passes[s]}`) : null,
         lastOwn === "pass" ? h("span", { class: "mark pass" }, t("g_passes")) : null),
-      h("div", { class: "tiles", "data-count": pos.held[s].length }, pos.held[s].map((x) => {
+      h("div", { class: "g-tiles", "data-count": pos.held[s].length }, pos.held[s].map((x) => {
         const [a, b] = parseTile(x);
         return h("span", { class: "gt small", "data-tile": x }, tileSVG(a, b, { vertical: true }));
       })));
@@ -422,21 +424,21 @@ function viewer(hd) {
   const cs = G.checks[key];
   return h("section", { class: "card viewer", id: "viewer" },
     h("h2", {}, t("g_hand", { n: hd.number })),
-    h("div", { class: "controls" },
-      h("button", { id: "to-start", onclick: () => step(0), disabled: k === 0, "aria-label": t("g_start") }, "⏮"),
+    h("div", { class: "g-controls" },
+      h("button", { id: "to-start", onclick: () => step(0), disabled: k === 0, "aria-label": t("g_start") }, "«"),
       h("button", { id: "step-back", onclick: () => step(k - 1), disabled: k === 0, "aria-label": t("g_back") }, "◀"),
-      h("span", { id: "move-count", class: "count", "aria-live": "polite" }, t("g_move_of", { k, n })),
+      h("span", { id: "move-count", class: "g-count", "aria-live": "polite" }, t("g_move_of", { k, n })),
       h("button", { id: "step-forward", onclick: () => step(k + 1), disabled: k === n, "aria-label": t("g_next") }, "▶"),
-      h("button", { id: "to-end", onclick: () => step(n), disabled: k === n, "aria-label": t("g_end") }, "⏭")),
+      h("button", { id: "to-end", onclick: () => step(n), disabled: k === n, "aria-label": t("g_end") }, "»")),
     h("label", { class: "jump" }, h("span", { class: "sr" }, t("g_jump")),
       h("input", { id: "jump", type: "range", min: 0, max: n, value: k, oninput: (e) => step(Number(e.target.value)) })),
     h("p", { class: "hint" }, t("g_keys")),
-    h("div", { class: "board" },
-      seats[2], h("div", { class: "middle" }, seats[3],
+    h("div", { class: "g-board" },
+      seats[2], h("div", { class: "g-middle" }, seats[3],
         h("div", { class: "g-chain", id: "chain", "aria-label": t("g_chain"), "data-tiles": pos.chain.length }, chainTiles), seats[1]),
       seats[0]),
     ended ? h("p", { class: "hand-end", id: "hand-end" }, ended) : null,
-    k === n ? h("div", { class: "sleepers", id: "sleepers" }, h("span", {}, `${t("g_sleepers")}: `),
+    k === n ? h("div", { class: "g-sleepers", id: "sleepers" }, h("span", {}, `${t("g_sleepers")}: `),
       splitTiles(hd.sleepers || "").map((x) => { const [a, b] = parseTile(x); return h("span", { class: "gt small" }, tileSVG(a, b, { vertical: true })); })) : null,
     h("ol", { class: "moves", id: "moves" }, list),
     h("details", { class: `hand-checks ${M.handVerdict(cs) === false ? "bad" : "ok"}`, id: "checks" },
@@ -487,7 +489,7 @@ function analysisBlock(hd) {
   if (hind) {
     const p = last !== null ? hind[last] : null;
     if (p) box.push(h("p", { id: "hindsight-verdict" }, t("g_hindsight_line", { move: p.best, value: num(bestValue(p)), exact: p.exact ? "" : t("g_estimate") }),
-      p.best === p.played ? "" : ` ${t("g_better", { move: p.best, value: num(bestValue(p)), loss: p.loss })}`));
+      " ", p.best === p.played ? t("g_best") : t("g_lost_by", { loss: p.loss })));
   } else {
     const pending = G.asking[key] || (a.hindsight || []).some((x) => x.game === G.gi + 1 && x.hand === hd.number && x.status === "pending");
     box.push(pending ? h("p", { id: "hindsight-pending" }, t("g_hindsight_pending"))
