@@ -156,6 +156,16 @@ def test_history_pages_newest_first_and_keeps_private_tables_out_of_the_public_l
     recent = _get(base, "/api/games?limit=100").json()
     listed = [x["table"] for x in recent["games"]]
     assert listed == public[::-1] and not set(private) & set(listed)
+    # Claiming an account keeps them: the guest's games are the account's, under its name.
+    claimed = httpx.post(
+        base + "/api/accounts",
+        json={"name": "pepe", "password": "dominó-de-nueve"},
+        headers={"authorization": f"Bearer {g['token']}"},
+        timeout=30,
+    )
+    assert claimed.status_code == 200, claimed.text
+    named = _get(base, "/api/profiles/pepe/games?limit=10").json()
+    assert named["profile"] == "pepe" and [x["table"] for x in named["games"]] == everything
     paged = _get(base, "/api/games?limit=1").json()
     assert [x["table"] for x in paged["games"]] == public[-1:]
     assert [x["table"] for x in httpx.get(paged["next"], timeout=30).json()["games"]] == public[:1]
