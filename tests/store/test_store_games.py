@@ -104,7 +104,8 @@ def test_0005b_gives_old_games_their_plays(tmp_path: Path) -> None:
                    ("sat", {"seat": 2, "guest": "bea", "nickname": "Bea"})]  # fmt: skip
             for seq, (kind, data) in enumerate(log, 1):
                 conn.exec_driver_sql(
-                    "INSERT INTO events (table_id, seq, type, payload, ts) VALUES (?, ?, ?, ?, 1.0)",
+                    "INSERT INTO events (table_id, seq, type, payload, ts)"
+                    " VALUES (?, ?, ?, ?, 1.0)",
                     (tid, seq, kind, json.dumps(data)),
                 )
     engine.dispose()
