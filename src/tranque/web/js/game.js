@@ -562,7 +562,7 @@ function losses() {
 // -- lists of games ---------------------------------------------------------------------------------
 
 function gameItem(g) {
-  const who = (g.seats || []).map((s) => s.nickname || "?").join(", ");
+  const who = (g.seats || []).map((s, i) => (s.kind === "bot" ? M.BOT_NAMES[i] : s.nickname || "?")).join(", ");
   const res = g.won === undefined ? (g.winner ? t("g_winner", { pair: pairOf("AB".indexOf(g.winner)) }) : "") : t(g.won ? "g_won" : "g_lost");
   return h("li", { class: "game-item" },
     link(`/g/${encodeURIComponent(g.table)}`, `${when(g.finished)} · ${g.preset ? t(`variant_${g.preset}`) : rulesText(g.rules)}`),
