@@ -160,9 +160,21 @@ def test_the_game_page_replays_marks_verifies_and_downloads(
 
     with checks.check("hindsight on request"):
         page.click("#ask-hindsight")
-        page.click("#step-forward")
-        page.wait_for_selector("#hindsight-verdict, #ask-hindsight", timeout=120_000)
-        page.wait_for_selector("#hindsight-verdict", timeout=120_000)
+        page.wait_for_selector("#hindsight-pending")
+        deadline = time.monotonic() + 120
+        while True:
+            asked = httpx.get(f"{base}/api/tables/{tid}/analysis", timeout=30).json()
+            if asked["hindsight"] and asked["hindsight"][0]["status"] == "done":
+                break
+            assert time.monotonic() < deadline, asked
+            time.sleep(0.25)
+        [hs] = asked["hindsight"]
+        assert (hs["game"], hs["hand"]) == (1, number)
+        rated = hs["analysis"]["hands"][0]["plays"][-1]
+        page.wait_for_selector("#hindsight-pending", state="detached", timeout=30_000)
+        page.click(f"#moves button[data-index='{rated['index']}']")
+        text = page.inner_text("#hindsight-verdict")
+        assert rated["best"] in text, (text, rated)
 
     with checks.check("screenshots, desktop and phone, en and es"):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -185,6 +197,30 @@ def test_the_game_page_replays_marks_verifies_and_downloads(
         es.screenshot(path=str(ARTIFACTS / "game-es-desktop.png"), full_page=True)
         assert not es.errors, es.errors
 
+    with checks.check("the game page runs under the page's content security policy"):
+        ctx = browser.new_context(viewport=PHONE, locale="es-ES")
+        strict = ctx.new_page()
+        problems: list[str] = []
+        strict.on("pageerror", lambda e: problems.append(str(e)))
+        strict.on(
+            "console",
+            lambda m: (
+                problems.append(m.text)
+                if m.type == "error" or "Content Security Policy" in m.text
+                else None
+            ),
+        )
+        strict.goto(f"{base}/g/{tid}?hand={number}")
+        strict.wait_for_selector("#value-chart", timeout=30_000)
+        strict.keyboard.press("End")
+        strict.wait_for_selector("#hand-end")
+        assert (
+            strict.evaluate("getComputedStyle(document.querySelector('.g-chain')).display")
+            == "flex"
+        )
+        assert problems == [], problems
+        ctx.close()
+
     with checks.check("the lists link to the game"):
         page.goto(f"{base}/u/~{guest['guest']}")
         page.wait_for_selector(f"#person-games a[href='/g/{tid}']")
@@ -202,6 +238,7 @@ def test_the_game_page_replays_marks_verifies_and_downloads(
         "hindsight on request",
         "screenshots, desktop and phone, en and es",
         "the lists link to the game",
+        "the game page runs under the page's content security policy",
     )
 
 
