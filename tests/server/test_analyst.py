@@ -13,9 +13,10 @@ from typing import Any
 import msgspec
 import pytest
 
+from tranque.analysis import analyze_record
 from tranque.rules.dealing import deal_next
-from tranque.rules.game import GameState, Phase
-from tranque.rules.record import game_record
+from tranque.rules.game import GameState, MatchState, Phase
+from tranque.rules.record import game_record, match_record
 from tranque.rules.variants import Rules
 from tranque.runtime.analysis_job import AnalysisRequest, run_analysis
 from tranque.server.analyst import Analyst
@@ -29,8 +30,24 @@ _encode = msgspec.json.Encoder().encode
 
 
 def a_game(seed: int) -> dict[str, Any]:
-    rng = random.Random(seed)
-    game = GameState.new(SHORT)
+    return game_record(play(SHORT, random.Random(seed)))
+
+
+def a_match(seed: int) -> dict[str, Any]:
+    """A match of two games or more (a pollona alone wins one)."""
+    rules = Rules(tiles_each=4, target=60, games_to_win_match=2)
+    for s in range(seed, seed + 50):
+        rng = random.Random(s)
+        match = MatchState(rules)
+        while match.winner is None:
+            match = match.add_game(play(rules, rng))
+        if len(match.games) >= 2:
+            return match_record(match)
+    raise AssertionError("no match of two games")
+
+
+def play(rules: Rules, rng: random.Random) -> GameState:
+    game = GameState.new(rules)
     while not game.is_over:
         game = deal_next(game, rng)
         while game.phase is Phase.REDEAL:
@@ -39,7 +56,7 @@ def a_game(seed: int) -> dict[str, Any]:
             game = game.choose_leader(None, None)
         while game.phase is Phase.PLAY:
             game = game.play(rng.choice(game.legal_actions()))
-    return game_record(game)
+    return game
 
 
 class Counting:
@@ -93,6 +110,11 @@ async def until(check: Any, seconds: float = 120) -> None:
         await asyncio.sleep(0.05)
 
 
+def rows_result(parts: list[Any]) -> dict[str, Any]:
+    result: dict[str, Any] = parts[0].result
+    return result
+
+
 async def status(rows: SqlGames, tid: str) -> str | None:
     found = [r for r in await rows.parts(tid) if r.part == FAIR]
     return found[0].status if found else None
@@ -102,7 +124,7 @@ async def two_nodes_once(url: str) -> None:
     store = await open_store(url)
     try:
         rows = SqlGames(store)
-        records = {f"g{i}": a_game(i) for i in range(3)}
+        records = {"g0": a_game(0), "g1": a_game(1), "m2": a_match(2)}
         for i, (tid, record) in enumerate(records.items()):
             await finished(store, tid, record, (0, 2), 1000.0 + i)
         await finished(store, "bots", a_game(9), (), 2000.0)
@@ -119,15 +141,19 @@ async def two_nodes_once(url: str) -> None:
             await n.close()
         asked = first.asked + second.asked
         # Every hand of every game analysed once, whichever node did it.
-        expected = sorted((tid, h["number"]) for tid, r in records.items() for h in r["hands"])
+        expected = sorted(
+            (tid, h["number"])
+            for tid, r in records.items()
+            for g in r.get("games", [r])
+            for h in g["hands"]
+        )
         assert sorted(asked) == expected
         for tid, record in records.items():
             [row] = await rows.parts(tid)
             assert row.seats == (0, 2)
-            assert [h["number"] for h in row.result["hands"]] == [
-                h["number"] for h in record["hands"]
-            ]
-            assert {p["seat"] for h in row.result["hands"] for p in h["plays"]} <= {0, 2}
+            # Hand by hand, the very analysis `tranque analyze RECORD --seat 0 --seat 2` makes.
+            assert row.result == analyze_record(record, seats=(0, 2))
+        assert "games" in rows_result(await rows.parts("m2"))
         # Nothing else is due: the game of bots alone is not to be analysed at all.
         assert await rows.unanalysed(10) == [] and await rows.parts("bots") == []
     finally:

@@ -14,6 +14,7 @@ import httpx
 import pytest
 from frame_scanner import scan
 
+from tranque.analysis import analyze_record
 from tranque.client import TableClient, create_table, new_guest, random_legal
 
 SHORT = {"preset": "havana", "target": 30}
@@ -98,6 +99,8 @@ def test_a_finished_game_has_its_page_its_history_and_one_fair_analysis(server: 
             assert p["seat"] == 0 and (hand["leader"] + p["index"]) % 4 == 0
             assert hand["moves"][p["index"]] == p["played"]
             assert p["loss"] >= 0 and len(p["options"]) >= 2
+    # What `tranque analyze RECORD --seat 0 --json` says, made hand by hand in the pool.
+    assert fair == analyze_record(record, seats=[0])
     # The pool analysed each hand once (one request per hand), and nothing more follows.
     health = _get(base, "/health").json()["workers"]
     assert health["analysed"] == len(record["hands"]), health
@@ -109,6 +112,7 @@ def test_a_finished_game_has_its_page_its_history_and_one_fair_analysis(server: 
     [hs] = body["hindsight"]
     assert (hs["game"], hs["hand"]) == (1, 1) and hs["analysis"]["mode"] == "hindsight"
     assert {p["seat"] for p in hs["analysis"]["hands"][0]["plays"]} <= {0, 1, 2, 3}
+    assert hs["analysis"]["hands"] == analyze_record(record, mode="hindsight", hand=1)["hands"]
     again = httpx.post(base + f"/api/tables/{tid}/analysis/hindsight", json={"hand": 1}, timeout=30)
     assert again.status_code == 200 and again.json()["analysis"] == hs["analysis"]
     assert _get(base, "/health").json()["workers"]["analysed"] == len(record["hands"]) + 1

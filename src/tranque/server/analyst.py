@@ -182,8 +182,7 @@ class Analyst:
                 if where is None:
                     raise ValueError(f"no such part {part!r}")
                 game, hand = where
-                one = games_of(record)[game - 1]
-                answer = await self._hand(tid, one, seats, "hindsight", hand)
+                answer = await self._hand(tid, record, seats, "hindsight", hand, game)
                 result = {"format": answer["format"], "mode": "hindsight",
                           "game": game, "hands": answer["hands"]}  # fmt: skip
         except asyncio.CancelledError:
@@ -207,10 +206,10 @@ class Analyst:
     ) -> dict[str, Any]:
         """Every hand of every game, one request each, the claim renewed after each."""
         out_games = []
-        for game in games_of(record):
+        for g, game in enumerate(games_of(record), 1):
             hands = []
             for hand in game.get("hands") or []:
-                answer = await self._hand(tid, game, seats, mode, int(hand["number"]))
+                answer = await self._hand(tid, record, seats, mode, int(hand["number"]), g)
                 hands.extend(answer["hands"])
                 if not await self.games.renew(tid, part, self.node):
                     raise TakenOver(part)
@@ -223,9 +222,15 @@ class Analyst:
         return out
 
     async def _hand(
-        self, tid: str, game: dict[str, Any], seats: tuple[int, ...], mode: str, hand: int
+        self,
+        tid: str,
+        record: dict[str, Any],
+        seats: tuple[int, ...],
+        mode: str,
+        hand: int,
+        game: int = 1,
     ) -> dict[str, Any]:
-        answer = await self.run(AnalysisRequest(tid, game, seats, mode, hand))
+        answer = await self.run(AnalysisRequest(tid, record, seats, mode, hand, game))
         self.hands_analysed += 1
         return answer
 

@@ -238,7 +238,7 @@ class GameRoutes:
         await self.analyst.ask(tid, part, (0, 1, 2, 3))
         row = next((r for r in await self.games.parts(tid) if r.part == part), None)
         out = {"game": ask.game, "hand": ask.hand, **_part(row)}
-        return JSONResponse(out, status_code=200 if out["status"] == "done" else 202)
+        return JSONResponse(out, status_code=202 if out["status"] == "pending" else 200)
 
 
 def _where(part: str) -> tuple[int, int]:
