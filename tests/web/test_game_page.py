@@ -26,16 +26,15 @@ from tranque.client import TableClient, create_table, new_guest, random_legal
 pytestmark = pytest.mark.slow
 
 
-def finished_game(base: str) -> tuple[dict[str, Any], str]:
+def finished_game(base: str, rules: Any = None) -> tuple[dict[str, Any], str]:
     """A public practice game to 30, a person at seat 0 playing random legal moves; played on
     a thread of its own (Playwright's sync API holds this thread's event loop)."""
     out: dict[str, Any] = {}
+    rules = rules or {"preset": "havana", "target": 30}
 
     async def go() -> None:
         g = await new_guest(base, "Marta")
-        t = await create_table(
-            base, g["token"], rules={"preset": "havana", "target": 30}, practice=True, public=True
-        )
+        t = await create_table(base, g["token"], rules=rules, practice=True, public=True)
         c = TableClient(base, g["token"], t["table"])
         await c.connect()
         await c.play_game(random_legal, seed=7, timeout=300)
@@ -257,4 +256,34 @@ def test_a_table_in_progress_has_no_game_page_yet(browser: Any, server: Any) -> 
     page.goto(f"{server.base}/g/no-such-table")
     page.wait_for_selector("#game-error")
     assert page.inner_text("#game-error") == "No hay ninguna partida con ese nombre."
+    assert not page.errors, page.errors
+
+
+def test_a_match_has_a_planilla_per_game_and_its_hands_replay(browser: Any, server: Any) -> None:
+    _, tid = finished_game(server.base, {"preset": "miami", "target": 30})
+    record = httpx.get(f"{server.base}/api/tables/{tid}/record", timeout=30).json()
+    assert record["format"] == "tranque-match/1" and len(record["games"]) >= 2
+    body = analysed(server.base, tid)
+    last = len(record["games"])
+    hand = record["games"][-1]["hands"][0]
+    page = new_page(browser, PHONE)
+    page.goto(f"{server.base}/g/{tid}?game={last}&hand=1")
+    page.wait_for_selector("#viewer")
+    for g in range(1, last + 1):
+        assert page.locator(f"#planilla-{g}").count() == 1
+    # The hand open is the last game's first: its deal, its moves.
+    dealt = [len(hand["hands"][s].split()) for s in range(4)]
+    assert [page.locator(f".seat-hand[data-seat='{s}'] .gt").count() for s in range(4)] == dealt
+    assert page.inner_text("#move-count") == f"Jugada 0 de {len(hand['moves'])}"
+    page.keyboard.press("End")
+    page.wait_for_selector("#hand-end")
+    # Every hand of every game has its checks; the losses table has a column per hand.
+    hands = sum(len(g["hands"]) for g in record["games"])
+    page.wait_for_function(
+        f"document.querySelectorAll('.hand-tab .verdict').length === {hands}", timeout=90_000
+    )
+    assert page.locator(".hand-tab .verdict[data-ok='true']").count() == hands
+    page.wait_for_selector("#losses")
+    assert page.locator("#losses thead th").count() == hands + 2
+    assert body["fair"]["analysis"]["games"][-1]["hands"][0]["number"] == 1
     assert not page.errors, page.errors
