@@ -21,7 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "table": {"rules", "fair", "bots"},
     "store": {"rules", "table", "club"},
     "club": {"rules"},
-    "runtime": {"rules", "bots", "table", "club"},
+    "runtime": {"rules", "bots", "analysis", "table", "club"},
     "server": {"rules", "fair", "bots", "table", "club", "store", "runtime", "commands"},
     "commands": {"rules", "bots", "fair", "arena", "commands"},
 }

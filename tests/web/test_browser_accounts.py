@@ -73,7 +73,7 @@ def test_claim_log_in_elsewhere_and_log_out_everywhere(
     links = es.locator("#recent-games a").evaluate_all(
         "els => els.map(e => e.getAttribute('href'))"
     )
-    assert f"/t/{tid}" in links and f"/api/tables/{tid}/record" in links
+    assert f"/g/{tid}" in links and f"/api/tables/{tid}/record" in links
     assert "sin ranking" in es.locator("#recent-games").inner_text()  # three bots
     es.screenshot(path=str(shots / "club-profile-es.png"), full_page=True)
 

@@ -16,7 +16,13 @@ ready worker and reads answers and deaths as the pipes and the process sentinels
   not spin.
 - **Close.** ``close`` asks every worker to stop, waits a little, then kills what is left.
 
-``stats()`` gives the figures ``/health`` shows: workers, ready, busy, queued, replaced, retried.
+- **Analyses.** ``analyze`` runs one hand's analysis of a finished game
+  (``runtime.analysis_job``) on the same workers, behind the decisions: a free worker always
+  takes a waiting decision first, and at most ``analysis_slots`` workers (all but one, by
+  default) analyse at once, so a burst of finished games queues instead of starving the bots.
+
+``stats()`` gives the figures ``/health`` shows: workers, ready, busy, queued, replaced, retried,
+and the analyses running, queued and done.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from tranque.runtime.analysis_job import AnalysisRequest
 from tranque.table.ports import ThinkRequest
 
 log = logging.getLogger("tranque.runtime")
@@ -54,6 +61,7 @@ def _worker_main(conn: Connection, warm: bool, test_gate: str | None) -> None:
     # server leaves, but a person's command never waits behind them for the CPU.
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
+    from tranque.runtime.analysis_job import run_analysis
     from tranque.table.thinking import think, warm_up
 
     parent = os.getppid()
@@ -72,7 +80,10 @@ def _worker_main(conn: Connection, warm: bool, test_gate: str | None) -> None:
                     return  # the server is gone
                 time.sleep(0.02)  # tests only: every decision waits until the gate file exists
             try:
-                answer: tuple[int, bool, Any] = (job_id, True, think(request))
+                if isinstance(request, AnalysisRequest):
+                    answer: tuple[int, bool, Any] = (job_id, True, run_analysis(request))
+                else:
+                    answer = (job_id, True, think(request))
             except Exception as exc:
                 answer = (job_id, False, f"{type(exc).__name__}: {exc}")
             conn.send(answer)
@@ -83,9 +94,10 @@ def _worker_main(conn: Connection, warm: bool, test_gate: str | None) -> None:
 @dataclass(eq=False)
 class _Job:
     id: int
-    request: ThinkRequest
-    future: asyncio.Future[str | bool]
+    request: ThinkRequest | AnalysisRequest
+    future: asyncio.Future[Any]
     tries: int = 0
+    slow: bool = False  # an analysis: behind every decision, on a bounded number of workers
 
 
 @dataclass(eq=False)
@@ -110,6 +122,8 @@ class WorkerPool:
         attempts: int = 3,
         warm: bool = True,
         test_gate: str | None = None,
+        analysis_slots: int | None = None,
+        analysis_timeout: float = 300.0,
     ) -> None:
         if size < 1:
             raise ValueError("a worker pool has at least one worker")
@@ -123,6 +137,10 @@ class WorkerPool:
         self.ctx = multiprocessing.get_context("spawn")
         self.workers: list[_Worker] = []
         self.queue: deque[_Job] = deque()
+        self.slow: deque[_Job] = deque()  # analyses waiting
+        self.analysis_slots = analysis_slots if analysis_slots else max(1, size - 1)
+        self.analysis_timeout = analysis_timeout
+        self.analysed = 0
         self.ids = itertools.count(1)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.closing = False
@@ -142,10 +160,11 @@ class WorkerPool:
         """Stop every worker: ask, wait up to ``wait`` seconds, kill the rest. Pending
         decisions fail with ``ThinkError``."""
         self.closing = True
-        for job in self.queue:
+        for job in [*self.queue, *self.slow]:
             if not job.future.done():
                 job.future.set_exception(ThinkError("the pool is closing"))
         self.queue.clear()
+        self.slow.clear()
         workers = list(self.workers)
         for w in workers:
             if w.ready and w.job is None:
@@ -172,7 +191,13 @@ class WorkerPool:
             "queued": len(self.queue),
             "replaced": self.replaced,
             "retried": self.retried,
+            "analysing": self._analysing(),
+            "analyses_queued": len(self.slow),
+            "analysed": self.analysed,
         }
+
+    def _analysing(self) -> int:
+        return sum(1 for w in self.workers if w.job is not None and w.job.slow)
 
     # -- the Thinker port -------------------------------------------------------------------------
 
@@ -182,7 +207,18 @@ class WorkerPool:
         job = _Job(next(self.ids), request, self.loop.create_future())
         self.queue.append(job)
         self._dispatch()
-        return await job.future
+        result: str | bool = await job.future
+        return result
+
+    async def analyze(self, request: AnalysisRequest) -> dict[str, Any]:
+        """One hand's analysis (``runtime.analysis_job``), in a worker, behind the decisions."""
+        if self.closing or self.loop is None:
+            raise ThinkError("the pool is not running")
+        job = _Job(next(self.ids), request, self.loop.create_future(), slow=True)
+        self.slow.append(job)
+        self._dispatch()
+        result: dict[str, Any] = await job.future
+        return result
 
     # -- inside -----------------------------------------------------------------------------------
 
@@ -230,23 +266,35 @@ class WorkerPool:
             w.timer = None
         if not job.future.done():
             if ok:
+                self.analysed += job.slow
                 job.future.set_result(result)
             else:
                 job.future.set_exception(ThinkError(f"the bot failed: {result}"))
         self._dispatch()
 
+    def _next(self) -> _Job | None:
+        """The next job to hand out: a decision if one waits, else an analysis while fewer
+        than ``analysis_slots`` workers analyse; jobs nobody waits for any more are dropped."""
+        while self.queue:
+            job = self.queue.popleft()
+            if not job.future.done():  # else its table stopped waiting for it
+                return job
+        while self.slow and self._analysing() < self.analysis_slots:
+            job = self.slow.popleft()
+            if not job.future.done():
+                return job
+        return None
+
     def _dispatch(self) -> None:
         assert self.loop is not None
-        for w in self.workers:
-            if not self.queue:
+        for w in list(self.workers):
+            if not self.queue and not self.slow:
                 return
             if not w.ready or w.job is not None or w.gone:
                 continue
-            job = self.queue.popleft()
-            while job.future.done():  # its table stopped waiting for it
-                if not self.queue:
-                    return
-                job = self.queue.popleft()
+            job = self._next()
+            if job is None:
+                return
             job.tries += 1
             w.job = job
             try:
@@ -254,14 +302,16 @@ class WorkerPool:
             except (OSError, ValueError):
                 self._lost(w, reason="its pipe broke")
                 continue
-            w.timer = self.loop.call_later(self.timeout, self._timed_out, w, job)
+            timeout = self.analysis_timeout if job.slow else self.timeout
+            w.timer = self.loop.call_later(timeout, self._timed_out, w, job)
 
     def _timed_out(self, w: _Worker, job: _Job) -> None:
         if w.job is job and not w.gone:
             log.warning(
-                "worker %s took over %.1f s on a decision of table %s: replacing it",
+                "worker %s took over %.1f s on a %s of table %s: replacing it",
                 w.process.pid,
-                self.timeout,
+                self.analysis_timeout if job.slow else self.timeout,
+                "hand's analysis" if job.slow else "decision",
                 job.request.table_id,
             )
             w.process.kill()  # its sentinel fires; _lost sends the decision again
@@ -300,7 +350,7 @@ class WorkerPool:
                 )
             else:
                 self.retried += 1
-                self.queue.appendleft(job)
+                (self.slow if job.slow else self.queue).appendleft(job)
         self.replaced += 1
         if w.ready:
             self._spawn()

@@ -46,6 +46,7 @@ from tranque.server.edge import (
     client_address,
     read_body,
 )
+from tranque.server.games import GameRoutes, game_routes
 from tranque.server.http_schemas import HttpError
 from tranque.server.identity import DEFAULT_MAX_AGE, Identity
 from tranque.server.seat_ratings import SeatRatings
@@ -113,6 +114,7 @@ class Server:
         self.seat_ratings: SeatRatings | None = None  # each seat's rating (server.seat_ratings)
         self.club: Club | None = None  # accounts, profiles, ratings (server.club)
         self.chips: SqlChips | None = None  # the chips' ledger (store.chips, server.chips)
+        self.games: GameRoutes | None = None  # finished games, history, analyses (server.games)
         # The rate limits' buckets: this process's memory, or Redis on a cluster (_cluster).
         self.buckets: Buckets = LocalBuckets()
         self.sockets = Sockets(self)
@@ -153,6 +155,7 @@ class Server:
         leases, bus = self._cluster(store)
         assert isinstance(store, Store)
         self.club = Club(store, self.identity, self.buckets, self.config.login_limits)
+        self.games = GameRoutes(self, store, thinker, self.config.node or "local")
         self.lobby = Lobby(
             store,
             WallClock(),
@@ -183,9 +186,11 @@ class Server:
             log.warning("rebuilt %d unfinished table(s) from the event log", recovered)
         self.board.start()
         self.quick.start()
+        self.games.start()
         try:
             yield
         finally:
+            await self.games.close()
             await self.quick.close()
             await self.board.close()
             await seat_ratings.close()
@@ -580,9 +585,12 @@ def create_app(
         Route("/api/stats", server.stats),
         Route("/api/lobby", server.lobby_listing),
         Route("/api/parties", server.new_party, methods=["POST"]),
+        *game_routes(server),
         WebSocketRoute("/ws", server.ws),
         Route("/leaderboards/{preset}", server.index),
         Route("/t/{table}", server.index),
+        Route("/g/{table}", server.index),
+        Route("/games", server.index),
         Route("/u/{handle}", server.index),
         Route("/lobby", server.index),
         Route("/chips", server.index),

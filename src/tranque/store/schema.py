@@ -46,6 +46,7 @@ games = sa.Table(
     sa.Column("table_id", sa.String(64), primary_key=True),
     sa.Column("record", sa.Text, nullable=False),  # JSON: tranque-game/1 with fairness
     sa.Column("finished", sa.Float, nullable=False),
+    sa.Index("ix_games_finished", "finished"),  # the history lists, newest first (0005b)
 )
 
 meta = sa.Table(
@@ -131,4 +132,20 @@ rating_changes = sa.Table(
     sa.Column("games", sa.Integer, nullable=False),  # rated games after this one
     sa.Column("ts", sa.Float, nullable=False),
     sa.Index("ix_rating_changes_guest", "guest", "preset", "ts"),
+)
+
+# Every finished game explained (0005b): the fair analysis of the people's plays of a table
+# ("fair") and the hindsight analyses asked for ("hindsight:G:N"), each claimed by one node.
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("part", sa.String(32), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),  # "pending" | "done" | "failed"
+    sa.Column("seats", sa.String(16), nullable=False),  # the analysed seats: "0 2"
+    sa.Column("node", sa.String(64), nullable=False),  # who claimed it
+    sa.Column("claimed", sa.Float, nullable=False),  # renewed after every hand analysed
+    sa.Column("result", sa.Text, nullable=True),  # JSON: tranque-analysis/1, or the failure
+    sa.Column("updated", sa.Float, nullable=False),
+    sa.Index("ix_analyses_status", "status", "claimed"),
 )

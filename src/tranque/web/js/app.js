@@ -17,6 +17,7 @@ import "./talk.js"; // the club's words (with_people, practice, lobby...)
 
 // The lobby and the quick-match queue (lobby.js) come when first opened, not with the page.
 const club = () => import("./lobby.js");
+const games = () => import("./game.js"); // /g/... and /games
 
 const LEVELS = ["facil", "normal", "fuerte"]; // the bots' levels a practice table takes
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
@@ -72,11 +73,13 @@ function route() {
   }
   if (app.club) app.club.close();
   app.club = null;
+  app.game = null;
   app.m = app.onTable = null;
   app.dialog = null;
   if (board) import("./ratings.js").then((r) => r.openLeaderboard(board[1]), (e) => toast(M.errorText(e)));
   else if (match) openTable(decodeURIComponent(match[1]));
   else if (profile) renderProfile(decodeURIComponent(profile[1]));
+  else if (/^\/g(ames$|\/)/.test(location.pathname)) games().then((g) => g.open(location.pathname), (e) => toast(M.errorText(e)));
   else if (location.pathname === "/lobby") club().then((c) => c.openLobby(), (e) => toast(M.errorText(e)));
   else if (location.pathname === "/chips") import("./chips.js").then((c) => c.openChips());
   else renderLanding();
@@ -92,6 +95,7 @@ function render() {
   if (app.m) renderTable();
   else if (profile) renderProfile(decodeURIComponent(profile[1]));
   else if (app.club) app.club.render();
+  else if (app.game) app.game();
   else renderLanding();
 }
 

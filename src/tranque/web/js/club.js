@@ -150,7 +150,7 @@ export async function renderProfile(handle) {
   });
   const recent = p.recent.map((g) =>
     h("li", { class: `recent ${g.won ? "won" : "lost"}` },
-      link(`/t/${encodeURIComponent(g.table)}`, `${when(g.finished)} · ${g.preset ? t(`variant_${g.preset}`) : t("custom_rules")}`),
+      link(`/g/${encodeURIComponent(g.table)}`, `${when(g.finished)} · ${g.preset ? t(`variant_${g.preset}`) : t("custom_rules")}`),
       " ", h("span", {}, g.won ? t("won") : t("lost")),
       g.change === null ? h("span", { class: "unrated" }, ` · ${t("unrated")}`) : h("span", { class: "change" }, ` · ${signed(g.change)}`),
       " ", h("a", { href: g.record, class: "record" }, t("record"))));
@@ -167,6 +167,7 @@ export async function renderProfile(handle) {
     ratings.length ? h("ul", { class: "ratings" }, ratings) : h("p", { id: "no-ratings" }, t("no_ratings")),
     h("h2", {}, t("recent_games")),
     recent.length ? h("ul", { class: "recent-games", id: "recent-games" }, recent) : h("p", {}, t("no_games")));
+  if (recent.length) import("./game.js").then((g) => main.append(g.historyBlock(handle)));
 }
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));

@@ -14,6 +14,7 @@ const VARIANTS = ["havana", "miami", "oriente", "barrio"];
 
 // The lobby's and the queue's words, in Spanish and English, added to i18n.js's tables.
 Object.assign(STRINGS.es, {
+  lobby_finished: "Partidas terminadas",
   lobby_title: "Mesas públicas",
   lobby_hint: "Las mesas abiertas a todos, en vivo. Siéntate en un asiento libre o mira una partida.",
   lobby_empty: "No hay mesas públicas ahora. Crea una o entra en «Jugar ahora · Con personas».",
@@ -46,6 +47,7 @@ Object.assign(STRINGS.es, {
 });
 
 Object.assign(STRINGS.en, {
+  lobby_finished: "Finished games",
   lobby_title: "Public tables",
   lobby_hint: "The tables open to everyone, live. Take a free seat or watch a game.",
   lobby_empty: "No public tables now. Create one or try “Play now · With people”.",
@@ -184,6 +186,7 @@ function drawLobby(s) {
         ? h("ul", { class: "lobby-list", id: "lobby-list" }, s.tables.map(lobbyRow))
         : h("p", { class: "notice", id: "lobby-empty", role: "status" }, t("lobby_empty")),
     chipTableForm(),
+    h("p", {}, h("a", { id: "finished-games", href: "/games", onclick: go("/games") }, t("lobby_finished"))),
     h("p", {}, h("a", { href: "/", onclick: go("/") }, t("back_home")))));
 }
 

@@ -185,6 +185,7 @@ export function gameOverBlock(m) {
   return h("div", { class: `game-over${between ? " between" : ""}`, id: between ? "next-game" : "game-over" },
     h("p", { class: "winner" }, M.gameEndText(m), m.pollona ? h("span", { class: "mark pollona" }, t(M.matchOf(m) ? "pollona_double" : "pollona")) : null),
     M.matchOf(m) ? h("p", { class: "tally", id: "match-tally-end" }, M.tallyText(m)) : null,
+    between ? null : h("a", { id: "game-page-link", href: `/g/${m.table}` }, t("game_page")),
     between || practice ? null : ratingChanges(m),
     between ? null : practice
       ? h("button", { id: "play-again", class: "primary big", onclick: () => newTable(m, true) }, t("play_again"))

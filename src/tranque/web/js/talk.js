@@ -47,6 +47,7 @@ Object.assign(STRINGS.es, {
   rematch_wait_of: "{name}: …",
   rematch_open: "La revancha empieza en una mesa nueva.",
   rematch_go: "Ir a la revancha",
+  game_page: "La partida, jugada a jugada",
 });
 
 Object.assign(STRINGS.en, {
@@ -85,6 +86,7 @@ Object.assign(STRINGS.en, {
   rematch_wait_of: "{name}: …",
   rematch_open: "The rematch starts at a new table.",
   rematch_go: "Go to the rematch",
+  game_page: "The game, move by move",
 });
 
 /** The club's frames and the club's parts of a sync; true when the frame was one of them. */

@@ -1,0 +1,242 @@
+"""``Analyst``: every finished game with people analysed once, in the worker pool.
+
+It watches the database, not the tables: a game is due when its record is saved with people's
+plays (``store.settle`` writes them in the same transaction) and it has no ``fair`` analysis row
+yet. Watching the rows instead of hooking the table owner means that the game is found by
+whichever node looks first, after a restart as well as at once, and that a claim lost with its
+node (a crash) is found again, ``stale`` seconds after its last renewal, by any node. The claim is
+the row itself (``store.games``): one node wins it, so a game is analysed once across nodes.
+
+Nothing here thinks: each hand is one ``AnalysisRequest`` for ``WorkerPool.analyze`` (behind
+every bot's decision, on a bounded number of workers). Without a pool (in-process tools and
+tests) a hand is analysed on a thread. The analyst claims a game only while it has a free slot,
+so a burst of finished games waits, unclaimed, in the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from tranque.rules.errors import RulesError
+from tranque.runtime.analysis_job import AnalysisRequest, run_analysis
+from tranque.store.db import Store
+from tranque.store.games import FAIR, SqlGames
+
+log = logging.getLogger("tranque.analysis")
+
+MATCH = "tranque-match/1"
+POLL = 1.0  # seconds between looks at the database for games to analyse
+STALE = 120.0  # seconds without a renewal after which a pending claim is taken over
+
+Runner = Callable[[AnalysisRequest], Awaitable[dict[str, Any]]]
+
+
+async def _on_thread(request: AnalysisRequest) -> dict[str, Any]:
+    return await asyncio.to_thread(run_analysis, request)
+
+
+def games_of(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``tranque-game/1`` records of a game or match record, in order."""
+    if record.get("format") == MATCH:
+        return list(record.get("games") or [])
+    return [record]
+
+
+def hindsight_key(part: str) -> tuple[int, int] | None:
+    """(game, hand) of a ``hindsight:G:N`` part."""
+    bits = part.split(":")
+    if len(bits) != 3 or bits[0] != "hindsight":
+        return None
+    return int(bits[1]), int(bits[2])
+
+
+class TakenOver(Exception):
+    """The claim went to another node (this one was thought dead): it stops."""
+
+
+class Analyst:
+    def __init__(
+        self,
+        store: Store,
+        thinker: Any,
+        node: str,
+        *,
+        poll: float = POLL,
+        stale: float = STALE,
+    ) -> None:
+        self.store = store
+        self.games = SqlGames(store)
+        self.node = node
+        self.poll = poll
+        self.stale = stale
+        analyze = getattr(thinker, "analyze", None)
+        self.run: Runner = analyze if analyze is not None else _on_thread
+        self.slots = int(getattr(thinker, "analysis_slots", 1))
+        self.running: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.hands_analysed = 0  # requests answered (tests and /health)
+
+    def start(self) -> None:
+        if self.task is None:
+            self.task = asyncio.create_task(self._watch(), name="analyst")
+
+    async def close(self) -> None:
+        """Stop looking and stop waiting: a part being analysed stays claimed, and is taken
+        over once its claim is stale (or at once by this node when it starts again)."""
+        tasks = [t for t in (self.task, *self.running.values()) if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        self.task = None
+        self.running.clear()
+
+    def poke(self) -> None:
+        """Look now (a game just finished here, or a hindsight was asked)."""
+        self.wake.set()
+
+    # -- the watch ----------------------------------------------------------------------------
+
+    async def _watch(self) -> None:
+        first = True
+        while True:
+            try:
+                await self._look(first)
+                first = False
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database away: look again later
+                log.exception("the analyst could not look for games to analyse")
+            self.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), self.poll)
+
+    def _free(self) -> int:
+        return self.slots - len(self.running)
+
+    async def _look(self, first: bool) -> None:
+        # This node's own pending claims, at its start, were lost with its last process.
+        stale_rows = await self.games.stale(_now() - self.stale, 16)
+        if first:
+            stale_rows += [r for r in await self.games.stale(_now() + 1, 64) if r.node == self.node]
+        for row in stale_rows:
+            if self._free() <= 0:
+                return
+            key = (row.table, row.part)
+            if key in self.running:
+                continue
+            mine = row.node == self.node and first
+            if await self.games.claim(
+                row.table, row.part, row.seats, self.node, 0 if mine else self.stale
+            ):
+                self._spawn(row.table, row.part, row.seats)
+        while self._free() > 0:
+            due = await self.games.unanalysed(self._free())
+            if not due:
+                return
+            for tid in due:
+                seats = await self.games.people_seats(tid)
+                if await self.games.claim(tid, FAIR, seats, self.node, self.stale):
+                    self._spawn(tid, FAIR, seats)
+                    # One node won it; another node's claim fails and moves on.
+
+    def _spawn(self, tid: str, part: str, seats: tuple[int, ...]) -> None:
+        key = (tid, part)
+        task = asyncio.create_task(self._analyse(tid, part, seats), name=f"analysis {tid}")
+        self.running[key] = task
+
+        def done(_: asyncio.Task[None]) -> None:
+            self.running.pop(key, None)
+            self.wake.set()  # a slot is free: look again
+
+        task.add_done_callback(done)
+
+    async def ask(self, tid: str, part: str, seats: tuple[int, ...]) -> bool:
+        """Claim ``part`` of a finished table now (a hindsight a person asked for) and analyse
+        it; False if it is another node's, or done already."""
+        if (tid, part) in self.running:
+            return True
+        if await self.games.claim(tid, part, seats, self.node, self.stale):
+            self._spawn(tid, part, seats)
+            return True
+        return False
+
+    # -- one part -----------------------------------------------------------------------------
+
+    async def _analyse(self, tid: str, part: str, seats: tuple[int, ...]) -> None:
+        try:
+            record = await self.store.load_record(tid)
+            if record is None:
+                raise ValueError(f"table {tid!r} has no record")
+            if part == FAIR:
+                result = await self._game(tid, part, record, seats, "fair")
+            else:
+                where = hindsight_key(part)
+                if where is None:
+                    raise ValueError(f"no such part {part!r}")
+                game, hand = where
+                answer = await self._hand(tid, record, seats, "hindsight", hand, game)
+                result = {"format": answer["format"], "mode": "hindsight",
+                          "game": game, "hands": answer["hands"]}  # fmt: skip
+        except asyncio.CancelledError:
+            raise
+        except TakenOver:
+            log.warning("table %s: %s was taken over by another node", tid, part)
+            return
+        except (RulesError, ValueError, IndexError) as exc:
+            log.warning("table %s: %s cannot be analysed: %s", tid, part, exc)
+            await self.games.complete(tid, part, self.node, "failed", {"error": str(exc)})
+            return
+        except Exception as exc:  # the pool gave up on it (every worker died on it)
+            log.warning("table %s: the analysis of %s failed: %s", tid, part, exc)
+            await self.games.complete(tid, part, self.node, "failed", {"error": str(exc)})
+            return
+        if not await self.games.complete(tid, part, self.node, "done", result):
+            log.warning("table %s: %s was taken over by another node; its result stands", tid, part)
+
+    async def _game(
+        self, tid: str, part: str, record: dict[str, Any], seats: tuple[int, ...], mode: str
+    ) -> dict[str, Any]:
+        """Every hand of every game, one request each, the claim renewed after each."""
+        out_games = []
+        for g, game in enumerate(games_of(record), 1):
+            hands = []
+            for hand in game.get("hands") or []:
+                answer = await self._hand(tid, record, seats, mode, int(hand["number"]), g)
+                hands.extend(answer["hands"])
+                if not await self.games.renew(tid, part, self.node):
+                    raise TakenOver(part)
+            out_games.append({"hands": hands})
+        out: dict[str, Any] = {"format": "tranque-analysis/1", "mode": mode}
+        if record.get("format") == MATCH:
+            out["games"] = out_games
+        else:
+            out["hands"] = out_games[0]["hands"] if out_games else []
+        return out
+
+    async def _hand(
+        self,
+        tid: str,
+        record: dict[str, Any],
+        seats: tuple[int, ...],
+        mode: str,
+        hand: int,
+        game: int = 1,
+    ) -> dict[str, Any]:
+        answer = await self.run(AnalysisRequest(tid, record, seats, mode, hand, game))
+        self.hands_analysed += 1
+        return answer
+
+
+def _now() -> float:
+    return time.time()
+
+
+__all__ = ["Analyst", "games_of", "hindsight_key"]
