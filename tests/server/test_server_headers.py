@@ -40,6 +40,7 @@ def test_pages_files_and_api_carry_security_and_cache_headers(server: Any) -> No
             r = http.get(url, headers={"accept-encoding": "gzip"})
             assert r.status_code == 200, url
             assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
+            assert not {"etag", "last-modified", "accept-ranges"} & set(r.headers), url
             # Scripts and styles: no sniffing, no referrer; the document-only headers are the
             # page's (they would be a few hundred bytes on every module for nothing).
             assert r.headers["x-content-type-options"] == "nosniff", url
@@ -57,6 +58,8 @@ def test_pages_files_and_api_carry_security_and_cache_headers(server: Any) -> No
         # The unversioned paths still work, revalidated on every use.
         plain = http.get("/js/app.js")
         assert plain.status_code == 200 and plain.headers["cache-control"] == "no-cache"
+        again = http.get("/js/app.js", headers={"if-none-match": plain.headers["etag"]})
+        assert again.status_code == 304
         assert plain.text == app.text
         # An old release's URL is not served as this one's.
         assert http.get("/assets/000000000000/js/app.js").status_code == 404

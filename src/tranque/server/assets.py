@@ -4,7 +4,8 @@ The page (``index.html``) is sent with ``Cache-Control: no-cache``, its ``/js/``
 URLs rewritten to ``/assets/<release>/...``, where ``<release>`` is a hash of every file of the
 client taken at start. Those are cached for a year (``immutable``): a new release has a new
 hash, so the browser fetches it at once, and the ES modules' relative imports resolve under the
-same prefix. The unversioned paths still work, revalidated on every use (``no-cache``).
+same prefix; they carry no ``ETag`` nor ``Last-Modified``, having nothing to revalidate. The
+unversioned paths still work, revalidated on every use (``no-cache``, with their validators).
 """
 
 from __future__ import annotations
@@ -45,4 +46,10 @@ class CachedStatic(StaticFiles):
     def file_response(self, *args: Any, **kwargs: Any) -> Response:
         response = super().file_response(*args, **kwargs)
         response.headers["cache-control"] = self.cache_control
+        if self.cache_control == IMMUTABLE:
+            # Never revalidated (a new release is a new URL), so the validators and the ranges
+            # of a file are bytes on every module of the first load for nothing.
+            for name in ("etag", "last-modified", "accept-ranges"):
+                if name in response.headers:
+                    del response.headers[name]
         return response
