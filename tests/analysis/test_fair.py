@@ -8,13 +8,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.random_play import random_game
 
 from tranque.analysis import analyze_record
 from tranque.analysis.engine import BLUNDER, AnalysisError, FairBudget, analyze, tag_of
 from tranque.bots.base import make_bot
-from tranque.rules.dealing import deal_next, random_deal
+from tranque.rules.dealing import random_deal
 from tranque.rules.errors import RulesError
-from tranque.rules.game import GameState, MatchState, Phase
+from tranque.rules.game import GameState, MatchState
 from tranque.rules.hand import Action, Deal, EndKind, HandState
 from tranque.rules.record import game_record, hand_record, match_record
 from tranque.rules.tiles import tiles_of
@@ -223,25 +224,11 @@ def test_giving_away_a_won_tranque_is_a_blunder(mode: str) -> None:
 # Games, matches, and what is asked of them
 
 
-def play_game(rules: Rules, rng: random.Random) -> GameState:
-    """A whole game of random moves (no redeal asked, the leading pair silent)."""
-    game = GameState.new(rules)
-    while not game.is_over:
-        game = deal_next(game, rng)
-        while game.phase is Phase.REDEAL:
-            game = game.answer_redeal(game.redeal_eligible()[0], False)
-        if game.phase is Phase.CHOOSE:
-            game = game.choose_leader(None, None)
-        while game.phase is Phase.PLAY:
-            game = game.play(rng.choice(game.legal_actions()))
-    return game
-
-
 SHORT = Rules(tiles_each=4)
 
 
 def test_a_game_record_rates_each_hand_and_keeps_one_when_asked() -> None:
-    game = play_game(SHORT, random.Random(2))
+    game = random_game(SHORT, random.Random(2))
     assert len(game.played) >= 2
     record = game_record(game)
     every = analyze(record, seats=[0], budget=QUICK)
@@ -260,7 +247,7 @@ def test_a_match_record_has_games_each_with_hands() -> None:
         rng = random.Random(seed)
         match = MatchState(rules)
         while match.winner is None:
-            match = match.add_game(play_game(rules, rng))
+            match = match.add_game(random_game(rules, rng))
         if len(match.games) >= 2:
             break
     result = analyze(match_record(match), mode="hindsight", hand=1)

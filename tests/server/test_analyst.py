@@ -12,10 +12,10 @@ from typing import Any
 
 import msgspec
 import pytest
+from tests.random_play import random_game
 
 from tranque.analysis import analyze_record
-from tranque.rules.dealing import deal_next
-from tranque.rules.game import GameState, MatchState, Phase
+from tranque.rules.game import MatchState
 from tranque.rules.record import game_record, match_record
 from tranque.rules.variants import Rules
 from tranque.runtime.analysis_job import AnalysisRequest, run_analysis
@@ -30,7 +30,7 @@ _encode = msgspec.json.Encoder().encode
 
 
 def a_game(seed: int) -> dict[str, Any]:
-    return game_record(play(SHORT, random.Random(seed)))
+    return game_record(random_game(SHORT, random.Random(seed)))
 
 
 def a_match(seed: int) -> dict[str, Any]:
@@ -40,23 +40,10 @@ def a_match(seed: int) -> dict[str, Any]:
         rng = random.Random(s)
         match = MatchState(rules)
         while match.winner is None:
-            match = match.add_game(play(rules, rng))
+            match = match.add_game(random_game(rules, rng))
         if len(match.games) >= 2:
             return match_record(match)
     raise AssertionError("no match of two games")
-
-
-def play(rules: Rules, rng: random.Random) -> GameState:
-    game = GameState.new(rules)
-    while not game.is_over:
-        game = deal_next(game, rng)
-        while game.phase is Phase.REDEAL:
-            game = game.answer_redeal(game.redeal_eligible()[0], False)
-        if game.phase is Phase.CHOOSE:
-            game = game.choose_leader(None, None)
-        while game.phase is Phase.PLAY:
-            game = game.play(rng.choice(game.legal_actions()))
-    return game
 
 
 class Counting:

@@ -14,29 +14,14 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from tests.random_play import random_game
 
-from tranque.rules.dealing import deal_next
-from tranque.rules.game import GameState, Phase
 from tranque.rules.record import game_record, replay_game
 from tranque.rules.variants import HAVANA
 from tranque.store import open_store
 from tranque.store.db import MIGRATIONS
 from tranque.store.games import SCAN, Cursor, SqlGames
 from tranque.store.schema import games, tables
-
-
-def havana_game(seed: int) -> GameState:
-    rng = random.Random(seed)
-    game = GameState.new(HAVANA)
-    while not game.is_over:
-        game = deal_next(game, rng)
-        while game.phase is Phase.REDEAL:
-            game = game.answer_redeal(game.redeal_eligible()[0], False)
-        if game.phase is Phase.CHOOSE:
-            game = game.choose_leader(None, None)
-        while game.phase is Phase.PLAY:
-            game = game.play(rng.choice(game.legal_actions()))
-    return game
 
 
 def test_a_cursor_reads_back_what_it_wrote_and_refuses_the_rest() -> None:
@@ -78,7 +63,7 @@ def test_the_public_list_finds_public_games_behind_many_private_ones(tmp_path: P
 def test_0005b_gives_old_games_their_plays(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
     engine = sa.create_engine(f"sqlite:///{db}")
-    game = havana_game(3)
+    game = random_game(HAVANA, random.Random(3))
     record = game_record(game)
     assert replay_game(record).winner == game.winner is not None
     with engine.begin() as conn:

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from tranque.club.accounts import Account, NameTaken
 from tranque.club.ratings import PRESETS, Skill
 from tranque.store.db import Store
+from tranque.store.games import SqlGames
 from tranque.store.schema import accounts, guests, plays, rating_changes, ratings, sessions
 from tranque.store.settle import seat_guests
 
@@ -175,31 +176,8 @@ class SqlProfiles:
         ]  # fmt: skip
 
     async def recent(self, guest: str, limit: int = 20) -> list[dict[str, Any]]:
-        c = plays.c
-        ch = rating_changes.c
-        q = (
-            sa.select(c.table_id, c.seat, c.preset, c.won, c.rated, c.finished,
-                      ch.mu_before, ch.mu_after)
-            .select_from(plays.outerjoin(
-                rating_changes, sa.and_(ch.table_id == c.table_id, ch.guest == c.guest)))
-            .where(c.guest == guest)
-            .order_by(c.finished.desc())
-            .limit(limit)
-        )  # fmt: skip
-        async with self.store._connect() as conn:
-            rows = list(await conn.execute(q))
-        return [
-            {
-                "table": r.table_id,
-                "seat": r.seat,
-                "preset": r.preset,
-                "won": bool(r.won),
-                "rated": bool(r.rated),
-                "change": None if r.mu_after is None else round(r.mu_after) - round(r.mu_before),
-                "finished": r.finished,
-            }
-            for r in rows
-        ]
+        """The profile's newest games: the first page of the person's history (store.games)."""
+        return await SqlGames(self.store).person_games(guest, limit, None)
 
     async def leaderboard(self, preset: str, min_games: int, limit: int) -> list[dict[str, Any]]:
         r = ratings.c
