@@ -36,6 +36,9 @@ def test_a_chip_game_from_the_queue_to_the_payout(browser: Any, server_factory: 
     assert "no se compran" in page.locator("#play-money").inner_text()
     screens.capture(page, "chips-page")
     page.goto(base + "/")
+    # The landing's header shows the balance too, a link to its page.
+    page.wait_for_selector("header.top #chip-balance")
+    assert digits(page.locator("header.top #chip-balance").inner_text()) == stakes.OPENING_GRANT
     page.click("#play-people")
     page.wait_for_selector("#queue-stake")
     page.select_option("#queue-variant", "oriente")
@@ -59,6 +62,11 @@ def test_a_chip_game_from_the_queue_to_the_payout(browser: Any, server_factory: 
     after = stakes.OPENING_GRANT + payout
     assert str(after) in re.sub(r"\D", "", page.locator("#chip-payout").inner_text())
     screens.capture(page, "chips-payout", widths=(390,))
+    page.goto(base + "/")  # read again at the next screen: the header has the new balance
+    page.wait_for_function(
+        f"(document.querySelector('header.top #chip-balance') || {{}}).textContent"
+        f"?.replace(/\\D/g, '') === '{after}'"
+    )
     page.goto(base + "/chips")
     page.wait_for_selector("#chip-moves")
     assert digits(page.locator("#chips-now").inner_text()) == after

@@ -4,7 +4,7 @@ import { api, TableSocket } from "./net.js";
 import { h, $, app, store, toast } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 import { tileSVG, parseTile } from "./tiles.js";
-import { header, iconButton, langSelect } from "./chrome.js";
+import { header, iconButton, langSelect, chipsBadge } from "./chrome.js";
 import { applySettings, settingsPanel } from "./settings.js";
 import { wakeOnGesture } from "./sound.js";
 import { showTurn, watchVisibility } from "./alerts.js";
@@ -73,6 +73,7 @@ function route() {
   }
   if (app.club) app.club.close();
   app.club = null;
+  readChips();
   app.game = null;
   app.m = app.onTable = null;
   app.dialog = null;
@@ -88,6 +89,21 @@ function route() {
 function go(path) {
   history.pushState(null, "", path);
   route();
+}
+
+// The balance in the header moves at the end of chip tables: read again at each screen, and put
+// in place in the header drawn meanwhile (a redraw would lose what is being typed).
+function readChips() {
+  const g = store.get("guest");
+  if (!g) return;
+  api("/api/chips", { token: g.token }).then((b) => {
+    app.chips = b;
+    const bar = document.querySelector("header.top:not(.on-table) .top-extra");
+    if (!bar) return;
+    const old = document.getElementById("chip-balance");
+    if (old) old.replaceWith(chipsBadge());
+    else bar.prepend(chipsBadge());
+  }, () => {});
 }
 
 function render() {

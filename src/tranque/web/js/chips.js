@@ -10,7 +10,6 @@ import { errorText, mySeat } from "./model.js";
 Object.assign(STRINGS.es, {
   // "Monedas", not "fichas": at a domino table the fichas are the tiles.
   chips_title: "Tus monedas",
-  chips_balance: "Monedas: {n}",
   chips_escrow: "En juego ahora: {n}",
   chips_play_money: "Monedas de juego: no se compran, no se venden y no se cambian por dinero. Solo sirven para jugar aquí.",
   chips_play_short: "Monedas de juego, sin valor en dinero.",
@@ -37,7 +36,6 @@ Object.assign(STRINGS.es, {
 
 Object.assign(STRINGS.en, {
   chips_title: "Your chips",
-  chips_balance: "Chips: {n}",
   chips_escrow: "At stake now: {n}",
   chips_play_money: "Play chips: they cannot be bought, sold or cashed. They are only for playing here.",
   chips_play_short: "Play chips, worth no money.",
@@ -70,15 +68,10 @@ export async function balance() {
   const g = store.get("guest");
   if (!g) return null;
   try {
-    return await api("/api/chips", { token: g.token });
+    return (app.chips = await api("/api/chips", { token: g.token })); // the header's too
   } catch {
     return null;
   }
-}
-
-/** The balance as a line for a header: `<span id="chip-balance">`. */
-export function badge(b) {
-  return h("span", { id: "chip-balance", class: "chip-balance" }, b ? t("chips_balance", { n: fmt(b.balance) }) : "");
 }
 
 // -- the page /chips -----------------------------------------------------------------------------
@@ -110,7 +103,7 @@ function movement(m) {
 function draw(s) {
   const d = s.data;
   const b = d && d.b;
-  app.root.replaceChildren(header([badge(b), langSelect()]), h("main", { class: "club chips", id: "chips" }, h("section", { class: "card" },
+  app.root.replaceChildren(header([langSelect()]), h("main", { class: "club chips", id: "chips" }, h("section", { class: "card" },
     h("h1", {}, t("chips_title")),
     h("p", { class: "notice", id: "play-money" }, t("chips_play_money")),
     b ? h("p", { class: "big-number", id: "chips-now" }, t("chips_balance", { n: fmt(b.balance) })) : h("p", { role: "status" }, t("loading")),

@@ -52,9 +52,17 @@ export function langSelect() {
     }, LANGS.map((l) => h("option", { value: l.code, selected: l.code === getLang(), title: l.name }, l.code.toUpperCase()))));
 }
 
+/** The play chips' balance (``app.chips``, read by app.js at each screen and by chips.js), a link
+ * to its page; nothing until it is known. A table has its own line for it (the pot). */
+export function chipsBadge() {
+  const b = app.chips;
+  return b ? h("a", { id: "chip-balance", class: "chip-balance", href: "/chips", onclick: (e) => (e.preventDefault(), app.go("/chips")) },
+    t("chips_balance", { n: Number(b.balance).toLocaleString(getLang()) })) : null;
+}
+
 export function header(extra = [], { table = false } = {}) {
   return h("header", { class: `top${table ? " on-table" : ""}` },
     h("a", { class: "brand", href: "/", onclick: (e) => (e.preventDefault(), app.go("/")) },
       h("span", { class: "brand-tile" }, tileSVG(5, 2, { vertical: true })), h("span", { class: "brand-text" }, "tranque")),
-    h("div", { class: "top-extra" }, extra));
+    h("div", { class: "top-extra" }, table ? null : chipsBadge(), extra));
 }

@@ -8,7 +8,7 @@ import { header, langSelect } from "./chrome.js";
 import { errorText, BOT_NAMES } from "./model.js";
 import { ratingText } from "./ratings.js"; // a seat's rating, the leaderboards' words
 import "./talk.js"; // the club's words of the first load
-import { STAKES, badge, balance } from "./chips.js"; // the chips' words, stakes and balance
+import { STAKES, balance } from "./chips.js"; // the chips' words, stakes and balance
 
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
 
@@ -128,7 +128,7 @@ function screen(draw, sock) {
   return s;
 }
 
-const page = (main) => app.root.replaceChildren(header([badge(app.club && app.club.chips), langSelect()]), main);
+const page = (main) => app.root.replaceChildren(header([langSelect()]), main);
 
 const variantName = (v) => t(`variant_${VARIANTS.includes(v) ? v : "custom"}`);
 
