@@ -34,6 +34,8 @@ BAD = [
     (["serve", "--allow-origin", "evil.example"], "--allow-origin"),
     (["serve", "--secret-file", "/nonexistent/secret"], "--secret-file"),
     (["serve", "--token-days", "0"], "--token-days"),
+    (["serve", "--workers", "2", "--analysis", "3"], "--analysis must be 0 to 2"),
+    (["serve", "--analysis", "-1"], "--analysis"),
     (["bench", "engine", "--seconds", "0"], "--seconds"),
     (["bench", "server", "--seconds", "0"], "--seconds"),
 ]

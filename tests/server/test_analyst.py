@@ -189,3 +189,37 @@ def test_a_claim_lost_in_a_crash_is_taken_again_and_a_live_one_is_left(tmp_path:
             await store.close()
 
     asyncio.run(go())
+
+
+class Idle(Counting):
+    """``serve --analysis 0``: a node whose workers analyse nothing."""
+
+    analysis_slots = 0
+
+
+def test_a_node_with_no_analysis_slots_leaves_every_game_to_the_others(tmp_path: Any) -> None:
+    async def go() -> None:
+        store = await open_store(f"sqlite:///{tmp_path / 'idle.db'}")
+        try:
+            rows = SqlGames(store)
+            await finished(store, "g0", a_game(0), (0,), 1000.0)
+            idle, busy = Idle(), Counting()
+            off = Analyst(store, idle, "off", poll=0.05)
+            off.start()
+            assert off.task is None  # it does not even look
+            assert not await off.ask("g0", "hindsight:1:1", (0, 1, 2, 3))  # left for the others
+            assert await rows.parts("g0") == []  # and not claimed: another node may take it
+            on = Analyst(store, busy, "on", poll=0.05)
+            on.start()
+            await until(lambda: _done(rows, "g0"))
+            await on.close()
+            await off.close()
+            assert idle.asked == [] and busy.asked
+        finally:
+            await store.close()
+
+    asyncio.run(go())
+
+
+async def _done(rows: SqlGames, tid: str) -> bool:
+    return await status(rows, tid) == "done"

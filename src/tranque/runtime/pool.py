@@ -138,7 +138,8 @@ class WorkerPool:
         self.workers: list[_Worker] = []
         self.queue: deque[_Job] = deque()
         self.slow: deque[_Job] = deque()  # analyses waiting
-        self.analysis_slots = analysis_slots if analysis_slots else max(1, size - 1)
+        # None: all but one worker (at least one); 0: no analysis here (another node does it).
+        self.analysis_slots = max(1, size - 1) if analysis_slots is None else analysis_slots
         self.analysis_timeout = analysis_timeout
         self.analysed = 0
         self.ids = itertools.count(1)

@@ -83,6 +83,8 @@ class Analyst:
         self.hands_analysed = 0  # requests answered (tests and /health)
 
     def start(self) -> None:
+        if self.slots <= 0:
+            return  # ``serve --analysis 0``: this node analyses nothing; the others do
         if self.task is None:
             self.task = asyncio.create_task(self._watch(), name="analyst")
 
@@ -163,6 +165,8 @@ class Analyst:
         it; False if it is another node's, or done already."""
         if (tid, part) in self.running:
             return True
+        if self.slots <= 0:
+            return False  # left pending for a node that analyses
         if await self.games.claim(tid, part, seats, self.node, self.stale):
             self._spawn(tid, part, seats)
             return True

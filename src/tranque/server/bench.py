@@ -96,6 +96,8 @@ def run_bench(args: argparse.Namespace) -> int:
     extra += ["--between-hands", "0", "--grace", "600"]
     if args.workers is not None:
         extra += ["--workers", str(args.workers)]
+    if getattr(args, "analysis", None) is not None:
+        extra += ["--analysis", str(args.analysis)]
     if getattr(args, "ws_impl", None):
         extra += ["--ws-impl", args.ws_impl]
     load: subprocess.Popen[str] | None = None

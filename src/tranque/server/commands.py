@@ -120,6 +120,11 @@ def register(subparsers: Any) -> None:
         help="worker processes where bots think (default: the number of cores)",
     )  # fmt: skip
     add(
+        "--analysis", default=None, metavar="N",
+        help="of those workers, how many may analyse finished games at once (default: all but "
+        "one, at least one; 0: this node analyses none, another node of the cluster does)",
+    )  # fmt: skip
+    add(
         "--think-timeout", default="30", metavar="S",
         help="seconds a bot's decision may take before its worker is replaced and the decision "
         "sent to another (30)",
@@ -210,6 +215,13 @@ def register(subparsers: Any) -> None:
         help="forced passes' pause (0 flat out, else one move's time at --rate)",
     )
     sb.add_argument("--workers", type=int, default=None, help="the server's bot workers")
+    sb.add_argument(
+        "--analysis",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the server's workers that may analyse finished games (its default: all but one)",
+    )
     sb.add_argument(
         "--ws-impl",
         default=None,
@@ -362,6 +374,9 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         raise CommandError(f"--bot: {exc}") from None
     cores = os.cpu_count() or 1
     out["workers"] = cores if args.workers is None else _integer(args, "workers", 1, 256)
+    out["analysis"] = (
+        None if args.analysis is None else _integer(args, "analysis", 0, out["workers"])
+    )
     out["think_timeout"] = _number(args, "think_timeout", 0.01, 3600)
     origins = list(args.allow_origin or [])
     env_origins = os.environ.get("TRANQUE_ALLOW_ORIGINS", "")
@@ -465,7 +480,10 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         fill_time=v["fill_time"],
         # Bots think in worker processes, never on the event loop; the app starts and closes them.
         thinker=WorkerPool(
-            v["workers"], timeout=v["think_timeout"], test_gate=args.test_think_gate
+            v["workers"],
+            timeout=v["think_timeout"],
+            test_gate=args.test_think_gate,
+            analysis_slots=v["analysis"],
         ),
         node=v["node"],
         redis=v["redis"],
