@@ -238,6 +238,8 @@ class Server:
     def _touch(self, owner: Any) -> None:
         assert self.board is not None and self.seat_ratings is not None
         ratings = self.seat_ratings.seats(owner)  # looked up when the seating changes
+        if not owner.service.settings.public:
+            return  # never in the lobby: no line to build from its whole info at every move
         self.board.touch(owner.service.info(), owner.spectators()["count"], ratings)
 
     def _gone(self, table: str) -> None:
