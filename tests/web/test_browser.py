@@ -546,22 +546,23 @@ def test_miami_match_tally_next_game_and_match_winner(
     raise AssertionError("eight Miami matches in a row ended on a first-game pollona")
 
 
-def join_as_partner(guest: Any, base: str, invite: str, nick: str = "Luis") -> None:
-    """A second person opens the invite link and sits across from the host (seat 2)."""
+def join_by_link(guest: Any, base: str, invite: str, nick: str = "Luis", seat: int = 2) -> None:
+    """A person comes from the landing with his nickname, opens the invite link and sits in
+    ``seat`` (2 by default: across from the host, his partner)."""
     guest.goto(base + "/")
     guest.fill("#nickname", nick)
     guest.fill("#joinlink", invite)
     guest.click("#join")
     table = invite.rstrip("/").rsplit("/", 1)[1]
-    seat_two = '.sit[data-seat="2"]'
+    button = f'.sit[data-seat="{seat}"]'
     deadline = time.monotonic() + 30
     # Sat when the server says so: a click can be lost while the page is still drawing the table
     # (seen under load), and then the button is clicked again.
-    while httpx.get(f"{base}/api/tables/{table}").json()["seats"][2]["nickname"] != nick:
-        assert time.monotonic() < deadline, "the partner never got seat 2"
+    while httpx.get(f"{base}/api/tables/{table}").json()["seats"][seat]["nickname"] != nick:
+        assert time.monotonic() < deadline, f"{nick} never got seat {seat}"
         try:
-            guest.click(seat_two, timeout=2_000)
-            guest.wait_for_selector(seat_two, state="detached", timeout=2_000)
+            guest.click(button, timeout=2_000)
+            guest.wait_for_selector(button, state="detached", timeout=2_000)
         except PlaywrightTimeout:
             continue
 
@@ -620,7 +621,7 @@ def test_two_people_and_two_bots_by_invite_link(
     assert re.search(r"/t/[\w-]+$", invite)
     shot(host, shots, "invite-es-1366x768")
     guest = new_page(browser, PHONE)
-    join_as_partner(guest, server.base, invite)
+    join_by_link(guest, server.base, invite)
     add_two_bots(host)
     for p in (host, guest):
         p.wait_for_selector(".hand .tile", timeout=20_000)
@@ -866,7 +867,7 @@ def test_redeal_asked_for_by_clicks_only_that_player_is_offered_it(
     pin_seed(guest, guest_seed)
     host_frames, guest_frames = record_frames(host), record_frames(guest)
     assert create_table(host, server.base, target=30, mode="people", nick="Ana") == "t1"
-    join_as_partner(guest, server.base, host.locator("#invite-link").input_value())
+    join_by_link(guest, server.base, host.locator("#invite-link").input_value())
     add_two_bots(host)
 
     # The offer: the host's page, with the deal the recipe gives for the pinned seeds.

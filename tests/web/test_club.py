@@ -14,7 +14,15 @@ from typing import Any
 import httpx
 import pytest
 from screens import Screens
-from test_browser import DESKTOP, PHONE, add_two_bots, click_until_answered, new_page, play_until
+from test_browser import (
+    DESKTOP,
+    PHONE,
+    add_two_bots,
+    click_until_answered,
+    join_by_link,
+    new_page,
+    play_until,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -208,15 +216,8 @@ def test_phrases_never_in_a_hand_and_a_rematch_of_four_keeps_the_seats_or_swaps_
     spec.wait_for_selector('.said-bubble:has-text("Suerte")')
     others = []
     for nick, seat in (("Bea", 1), ("Cai", 2), ("Dani", 3)):
-        # each one comes from the landing with his nickname, by the invite link
         p = new_page(browser, PHONE)
-        p.goto(base + "/")
-        p.fill("#nickname", nick)
-        p.fill("#joinlink", f"{base}/t/{table}")
-        p.click("#join")
-        p.wait_for_selector(f'.sit[data-seat="{seat}"]')
-        click_until_answered(p, f'.sit[data-seat="{seat}"]')
-        wait_until(lambda s=seat: seats(base, table)[s]["nickname"] is not None, 30, p)  # type: ignore[misc]
+        join_by_link(p, base, f"{base}/t/{table}", nick, seat)
         others.append(p)
     players = [host, *others]
     before = [s["nickname"] for s in seats(base, table)]

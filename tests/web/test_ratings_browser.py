@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from screens import Screens
-from test_browser import DESKTOP, PHONE, click_until_answered, new_page, play_until
+from test_browser import DESKTOP, PHONE, join_by_link, new_page, play_until
 
 pytestmark = pytest.mark.slow  # a browser
 
@@ -58,12 +58,7 @@ def test_four_people_see_the_seats_ratings_and_each_their_own_change(
     others = []
     for nick, seat in (("Bea", 1), ("Cai", 2), ("Dani", 3)):
         p = new_page(browser, PHONE)
-        p.goto(base + "/")
-        p.fill("#nickname", nick)
-        p.fill("#joinlink", f"{base}/t/{table}")
-        p.click("#join")
-        p.wait_for_selector(f'.sit[data-seat="{seat}"]')
-        click_until_answered(p, f'.sit[data-seat="{seat}"]')
+        join_by_link(p, base, f"{base}/t/{table}", nick, seat)
         others.append(p)
     players = [host, *others]
     for p in players:  # live: every page shows the four ratings once the last one sat
