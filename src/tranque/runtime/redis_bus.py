@@ -3,14 +3,15 @@
 Each node listens on its own channel and on one channel for every node; everything is under
 ``tranque:<namespace>:``, the namespace being a hash of the database URL, so that two clusters
 sharing a Redis (tests, staging) never hear each other. Publishes go out through one connection,
-in the order they were sent, pipelined: the messages of one turn of the loop cost one round trip.
+in the order they were sent: the messages of one turn of the loop are one write, and nothing
+waits for their answers, which come back in order to a callback (``runtime.resp``).
 
 Redis keeps none of this: a message published while a node is not listening is gone. The bus
 says so instead of hiding it: PUBLISH answers how many listened, and zero means the node is
-gone (``Receiver.unreachable``); a failed publish or a broken subscription means anything may
-have been lost (``Receiver.bus_lost``), and the relay makes the sockets concerned reconnect and
-resync from the owner. Retries are off for the same reason: a publish retried after an error
-could arrive twice.
+gone (``Receiver.unreachable``); a lost publishing connection with messages in flight, an error
+answer, or a broken subscription means anything may have been lost (``Receiver.bus_lost``), and
+the relay makes the sockets concerned reconnect and resync from the owner. Nothing is retried
+for the same reason: a publish retried after an error could arrive twice.
 """
 
 from __future__ import annotations
@@ -22,15 +23,19 @@ import logging
 from collections import deque
 from typing import Any
 
+import hiredis
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from tranque.runtime.resp import RespProtocol, auth_commands, connect, pack
 from tranque.table.bus import Body, Counters, Envelope, Receiver, decode, encode
 
 log = logging.getLogger("tranque.bus")
 
 RECONNECT = (0.2, 0.5, 1.0, 2.0)  # seconds between tries to subscribe again
+KEEPALIVE = 5.0  # a PING on the subscription this often; no answer by the next one: broken
+MAX_BUFFERED = 32 * 1024 * 1024  # bytes of publishes Redis has not taken: it is not keeping up
 
 
 def namespace(db_url: str) -> str:
@@ -45,13 +50,25 @@ class RedisBus:
         self.prefix = f"tranque:{ns}:"
         self.counters = Counters()
         self._receiver: Receiver | None = None
-        self._client: Any = None
-        self._out: deque[tuple[str, str | None, bytes]] = deque()  # channel, node, data
-        self._flusher: asyncio.Task[None] | None = None
+        self._client: Any = None  # redis-py, for the rare calls (``reachable``)
+        self._own = self._channel(node).encode()
+        self._everyone = self._all.encode()
+        self._out: list[bytes] = []  # packed PUBLISHes of this turn of the loop
+        self._out_nodes: list[str | None] = []  # the node each is for (None: everyone)
+        self._scheduled = False
+        self._pub: RespProtocol | None = None
+        self._connecting: asyncio.Task[None] | None = None
+        self._answers: deque[str | None] = deque()  # the publishes not yet answered, in order
+        self._skip = 0  # answers to AUTH still to come on the publishing connection
         self._listener: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
-        self._conn: Any = None  # the publishing connection (``_publish``)
+        self._sub: RespProtocol | None = None
+        self._confirmed = 0
+        self._pinged = False
+        self._failures = 0
         self._ok = False
+        self._closed = False
+        self._drained: asyncio.Event | None = None  # set when the last publish is answered
 
     def _channel(self, node: str) -> str:
         return f"{self.prefix}node:{node}"
@@ -81,47 +98,78 @@ class RedisBus:
 
     def send(self, node: str, body: Body) -> None:
         data = encode(Envelope(self.node, self.counters.life, self.counters.next(node), body))
-        self._queue(self._channel(node), node, data)
+        self._queue(self._channel(node).encode(), node, data)
 
     def broadcast(self, body: Body) -> None:
-        self._queue(self._all, None, encode(Envelope(self.node, self.counters.life, 0, body)))
+        self._queue(self._everyone, None, encode(Envelope(self.node, self.counters.life, 0, body)))
 
-    def _queue(self, channel: str, node: str | None, data: bytes) -> None:
-        self._out.append((channel, node, data))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush(), name="bus publisher")
+    def _queue(self, channel: bytes, node: str | None, data: bytes) -> None:
+        self._out.append(pack(b"PUBLISH", channel, data))
+        self._out_nodes.append(node)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
 
-    async def _flush(self) -> None:
-        while self._out:
-            batch = list(self._out)
-            self._out.clear()
-            try:
-                heard = await self._publish(batch)
-            except Exception:
-                log.warning("publishing on Redis failed: messages between nodes were lost")
-                self._lost()
-                continue
-            gone = {node for (_, node, _), n in zip(batch, heard, strict=True) if node and not n}
-            for node in gone:
-                if self._receiver is not None:
-                    self._receiver.unreachable(node)
+    def _flush(self) -> None:
+        """Write this turn's publishes at once; their answers come to ``_answered``."""
+        self._scheduled = False
+        pub = self._pub
+        if pub is None:
+            if self._connecting is None and not self._closed:
+                self._connecting = asyncio.create_task(self._connect(), name="bus publisher")
+            return  # written once connected, or dropped (bus lost) if it cannot connect
+        if not self._out:
+            return
+        if pub.buffered() > MAX_BUFFERED:
+            log.warning("Redis is not taking the bus's messages: they were lost")
+            pub.close()  # ``_publisher_lost`` says what was lost
+            return
+        self._answers.extend(self._out_nodes)
+        data = b"".join(self._out)
+        self._out.clear()
+        self._out_nodes.clear()
+        pub.write(data)
 
-    async def _publish(self, batch: list[tuple[str, str | None, bytes]]) -> list[int]:
-        """PUBLISH each message, written at once on the bus's own connection, then read the
-        answers in order. The connection is held, not taken from the pool each time: redis-py's
-        pipeline (a checkout, retries, metrics) was most of a message's cost."""
-        conn = self._conn
-        if conn is None:
-            conn = self._conn = await self._client.connection_pool.get_connection()
+    async def _connect(self) -> None:
         try:
-            packed = conn.pack_commands([("PUBLISH", ch, data) for ch, _, data in batch])
-            await conn.send_packed_command(packed, check_health=False)
-            return [int(await conn.read_response()) for _ in batch]
-        except BaseException:
-            self._conn = None
-            with contextlib.suppress(Exception):
-                await conn.disconnect()
-            raise
+            pub = await connect(self.url, self._answered, self._publisher_lost)
+        except (OSError, TimeoutError) as exc:
+            log.warning("cannot publish on Redis (%s): messages between nodes were lost", exc)
+            self._lost()
+        else:
+            self._skip = auth_commands(self.url)
+            self._pub = pub
+        finally:
+            self._connecting = None
+        if self._out and self._pub is not None:
+            self._flush()
+
+    def _answered(self, reply: Any) -> None:
+        if self._skip:
+            self._skip -= 1
+            if isinstance(reply, hiredis.ReplyError):
+                log.error("Redis refused the bus's credentials: %s", reply)
+                if self._pub is not None:
+                    self._pub.close()
+            return
+        node = self._answers.popleft() if self._answers else None
+        if not self._answers and self._drained is not None:
+            self._drained.set()
+        if isinstance(reply, hiredis.ReplyError):
+            log.warning("Redis refused a message between nodes (%s): it was lost", reply)
+            self._lost()
+        elif node is not None and reply == 0 and self._receiver is not None:
+            self._receiver.unreachable(node)
+
+    def _publisher_lost(self) -> None:
+        self._pub = None
+        if self._drained is not None:
+            self._drained.set()
+        if self._answers and not self._closed:
+            # Written, not answered: each may or may not have arrived.
+            log.warning("the publishing connection to Redis broke: messages may have been lost")
+            self._lost()
+        self._answers.clear()
 
     async def reachable(self, node: str) -> bool:
         try:
@@ -133,65 +181,93 @@ class RedisBus:
     # -- listening ----
 
     async def _listen(self) -> None:
-        failures = 0
+        """Keep one subscription up: subscribe, PING it while it lasts, subscribe again."""
+        loop = asyncio.get_running_loop()
         while True:
-            pubsub = self._client.pubsub()
+            ended: asyncio.Future[None] = loop.create_future()
+
+            def lost(ended: asyncio.Future[None] = ended) -> None:
+                if not ended.done():
+                    ended.set_result(None)
+
             try:
-                await pubsub.subscribe(self._channel(self.node), self._all)
-                confirmed = 0
-                while True:
-                    msg = await pubsub.get_message(timeout=5.0)
-                    if msg is None:
-                        await pubsub.ping()  # a dead connection shows here rather than never
-                        continue
-                    kind = msg["type"]
-                    if kind == "subscribe":
-                        confirmed += 1
-                        if confirmed > 2:
-                            # The client subscribed again by itself: it had lost the connection.
-                            raise ConnectionError("the subscription was renewed behind our back")
-                        if confirmed == 2:
-                            failures = 0
-                            self._ok = True
-                            self._subscribed.set()
-                        continue
-                    if kind == "message" and self._receiver is not None:
-                        try:
-                            envelope = decode(msg["data"])
-                        except Exception:
-                            log.warning("a message on the bus could not be read; ignored")
-                            continue
-                        if envelope.sender != self.node:
-                            self._receiver.received(envelope)
-            except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-                raise
-            except Exception as exc:
-                log.warning("the Redis subscription broke (%s); subscribing again", exc)
+                sub = await connect(self.url, self._heard, lost)
+            except (OSError, TimeoutError) as exc:
+                log.warning("cannot subscribe on Redis (%s); trying again", exc)
+            else:
+                self._sub, self._confirmed, self._pinged = sub, 0, False
+                sub.write(pack(b"SUBSCRIBE", self._own, self._everyone))
+                try:
+                    while not ended.done():
+                        await asyncio.wait([ended], timeout=KEEPALIVE)
+                        if ended.done():
+                            break
+                        if self._pinged:  # the last PING had no answer: the link is dead
+                            log.warning("the Redis subscription stopped answering")
+                            sub.close()
+                            break
+                        self._pinged = True
+                        sub.write(pack(b"PING"))
+                except asyncio.CancelledError:
+                    sub.close()
+                    raise
+                self._sub = None
+                log.warning("the Redis subscription broke; subscribing again")
+            if self._ok:
                 self._ok = False
-                self._lost()
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-                await asyncio.sleep(RECONNECT[min(failures, len(RECONNECT) - 1)])
-                failures += 1
+            self._lost()  # whatever was published meanwhile was not heard
+            await asyncio.sleep(RECONNECT[min(self._failures, len(RECONNECT) - 1)])
+            self._failures += 1
+
+    def _heard(self, reply: Any) -> None:
+        self._pinged = False
+        if type(reply) is not list:
+            if isinstance(reply, hiredis.ReplyError):
+                log.error("Redis refused the subscription: %s", reply)
+                if self._sub is not None:
+                    self._sub.close()
+            return  # AUTH's OK
+        kind = reply[0]
+        if kind == b"message":
+            if self._receiver is None:
+                return
+            try:
+                envelope = decode(reply[2])
+            except Exception:
+                log.warning("a message on the bus could not be read; ignored")
+                return
+            if envelope.sender != self.node:
+                self._receiver.received(envelope)
+        elif kind == b"subscribe":
+            self._confirmed += 1
+            if self._confirmed == 2:
+                self._failures = 0
+                self._ok = True
+                self._subscribed.set()
 
     def _lost(self) -> None:
         self._out.clear()
-        if self._receiver is not None:
+        self._out_nodes.clear()
+        if self._receiver is not None and not self._closed:
             self._receiver.bus_lost()
 
     async def close(self) -> None:
-        if self._flusher is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._flusher, 2)
+        self._closed = True
+        if self._out and self._pub is not None:
+            self._flush()  # the last turn's messages (a drain's) go out before the link closes
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._listener
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                await self._conn.disconnect()
+        if self._connecting is not None:
+            self._connecting.cancel()
+        pub = self._pub
+        if pub is not None and pub.transport is not None:
+            if self._answers:  # let Redis take what was written: a drain's last Moved
+                self._drained = asyncio.Event()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._drained.wait(), 2)
+            pub.transport.close()
         if self._client is not None:
             with contextlib.suppress(Exception):
                 await self._client.aclose()

@@ -411,7 +411,7 @@ def _cluster(args: argparse.Namespace, port: int) -> tuple[str | None, str | Non
         raise CommandError(
             "--redis needs a PostgreSQL --db shared by every node: SQLite is one node's file"
         )
-    if importlib.util.find_spec("redis") is None:
+    if importlib.util.find_spec("redis") is None or importlib.util.find_spec("hiredis") is None:
         raise CommandError("--redis needs the cluster extra (pip install 'tranque[cluster]')")
     node = args.node or f"{socket.gethostname()}:{port}"
     if not 1 <= len(node) <= 64 or any(c.isspace() for c in node):
