@@ -36,6 +36,8 @@ BAD = [
     (["serve", "--token-days", "0"], "--token-days"),
     (["serve", "--workers", "2", "--analysis", "3"], "--analysis must be 0 to 2"),
     (["serve", "--analysis", "-1"], "--analysis"),
+    (["serve", "--bus-linger", "51"], "must be 0 to 50, not 51"),
+    (["bench", "cluster", "--nodes", "2", "--tables", "1", "--bus-linger", "-1"], "--bus-linger"),
     (["bench", "engine", "--seconds", "0"], "--seconds"),
     (["bench", "server", "--seconds", "0"], "--seconds"),
 ]

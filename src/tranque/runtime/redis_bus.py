@@ -3,8 +3,11 @@
 Each node listens on its own channel and on one channel for every node; everything is under
 ``tranque:<namespace>:``, the namespace being a hash of the database URL, so that two clusters
 sharing a Redis (tests, staging) never hear each other. Publishes go out through one connection,
-in the order they were sent: the messages of one turn of the loop are one write, and nothing
-waits for their answers, which come back in order to a callback (``runtime.resp``).
+in the order they were sent: the messages of one turn of the loop (of a few milliseconds with a
+``linger``) are one write, and nothing waits for their answers, which come back in order to a
+callback (``runtime.resp``). A write to Redis costs a node about as much CPU as the frames of a
+move to its own sockets, so the linger is what brings a move across nodes near a move on one
+(docs/deploy.md has both figures).
 
 Redis keeps none of this: a message published while a node is not listening is gone. The bus
 says so instead of hiding it: PUBLISH answers how many listened, and zero means the node is
@@ -44,9 +47,10 @@ def namespace(db_url: str) -> str:
 
 
 class RedisBus:
-    def __init__(self, url: str, node: str, ns: str) -> None:
+    def __init__(self, url: str, node: str, ns: str, linger: float = 0.0) -> None:
         self.url = url
         self.node = node
+        self.linger = linger  # seconds a message waits for others to share its write
         self.prefix = f"tranque:{ns}:"
         self.counters = Counters()
         self._receiver: Receiver | None = None
@@ -108,7 +112,10 @@ class RedisBus:
         self._out_nodes.append(node)
         if not self._scheduled:
             self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            if self.linger:
+                asyncio.get_running_loop().call_later(self.linger, self._flush)
+            else:
+                asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         """Write this turn's publishes at once; their answers come to ``_answered``."""

@@ -95,6 +95,7 @@ class ServerConfig:
     node: str | None = None
     redis: str | None = None
     lease_ttl: float = 5.0  # seconds a dead node's tables wait before another takes them
+    bus_linger: float = 0.005  # seconds a message between nodes waits for others to go with it
     db_url: str = ""  # names the cluster on Redis (every key and channel is under its hash)
     fill_time: float = FILL  # seconds a quick match waits for people before bots fill it
     login_limits: LoginLimits = field(default_factory=LoginLimits)  # club.accounts
@@ -215,7 +216,7 @@ class Server:
 
         node = cfg.node or "node"
         assert isinstance(store, Store)
-        bus = RedisBus(cfg.redis, node, namespace(cfg.db_url))
+        bus = RedisBus(cfg.redis, node, namespace(cfg.db_url), linger=cfg.bus_linger)
         # The rate limits count every node's requests (a client may hit any node).
         buckets = RedisBuckets(cfg.redis, namespace(cfg.db_url))
         self.buckets = self.guest_rate.buckets = self.table_rate.buckets = buckets

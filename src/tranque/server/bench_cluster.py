@@ -68,6 +68,13 @@ def register(bench: Any) -> None:
     sc.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (3)")
     sc.add_argument("--workers", type=int, default=1, help="bot workers per node (1)")
     sc.add_argument(
+        "--bus-linger",
+        type=float,
+        default=None,
+        metavar="MS",
+        help="the nodes' --bus-linger (default: theirs, 5 ms)",
+    )
+    sc.add_argument(
         "--db",
         default="postgresql://postgres@127.0.0.1:5432/postgres",
         help="a PostgreSQL database to connect to; each run makes its own database beside it and "
@@ -99,6 +106,8 @@ def _check(args: argparse.Namespace) -> None:
         )
     if args.workers < 1:
         raise CommandError(f"--workers must be at least 1, not {args.workers}")
+    if args.bus_linger is not None and not 0 <= args.bus_linger <= 50:
+        raise CommandError(f"--bus-linger must be 0 to 50 (ms), not {args.bus_linger:g}")
     if urlsplit(args.db).scheme not in ("postgresql", "postgres"):
         raise CommandError(f"--db is a postgresql:// URL, not {args.db!r}")
     redis = urlsplit(args.redis)
@@ -320,6 +329,8 @@ def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         if n > 1:
             result["redis"] = stack.enter_context(claimed_redis(args.redis))
             common += ["--redis", result["redis"]]
+            if args.bus_linger is not None:
+                common += ["--bus-linger", f"{args.bus_linger:g}"]
         nodes = []
         for i in range(n):
             extra = [*common, "--node", f"node{i + 1}"] if n > 1 else common
@@ -425,6 +436,7 @@ def run_cluster(args: argparse.Namespace) -> int:
         "rate_per_table": args.rate or "flat out",
         "seconds": args.seconds,
         "kill_every": args.kill_every,
+        "bus_linger_ms": 5.0 if args.bus_linger is None else args.bus_linger,
         "cores": os.cpu_count(),
         "runs": runs,
     }

@@ -35,6 +35,7 @@ _ENV = {
     "redis": "TRANQUE_REDIS",
     "node": "TRANQUE_NODE",
     "lease_ttl": "TRANQUE_LEASE_TTL",
+    "bus_linger": "TRANQUE_BUS_LINGER",
 }
 
 
@@ -171,6 +172,11 @@ def register(subparsers: Any) -> None:
         "--lease-ttl", default=_env("lease_ttl", "5"), metavar="S",
         help="seconds a node's tables wait after it stops renewing before another node takes "
         "them (1-60; 5; TRANQUE_LEASE_TTL)",
+    )  # fmt: skip
+    cluster.add_argument(
+        "--bus-linger", default=_env("bus_linger", "5"), metavar="MS",
+        help="milliseconds a message to another node may wait for others to go with it "
+        "(0-50; 5; 0: each turn of the loop; TRANQUE_BUS_LINGER)",
     )  # fmt: skip
     add("--log-level", default="warning")
     serve.set_defaults(func=run_serve)
@@ -397,6 +403,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     out["token_max_age"] = max(1, round(_number(args, "token_days", 1e-5, 3650) * 86400))
     out["secret"], out["old_secrets"] = _secrets(args)
     out["lease_ttl"] = _number(args, "lease_ttl", 1, 60)
+    out["bus_linger"] = _number(args, "bus_linger", 0, 50) / 1000
     out["redis"], out["node"] = _cluster(args, out["port"])
     return out
 
@@ -488,6 +495,7 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         node=v["node"],
         redis=v["redis"],
         lease_ttl=v["lease_ttl"],
+        bus_linger=v["bus_linger"],
         db_url=args.db,
     )
     url = args.db
