@@ -32,8 +32,9 @@ from typing import Any
 
 from tranque.table.bus import Bus, LocalHub
 from tranque.table.chips import ChipLedger, crash_point, holders_of
-from tranque.table.owner import RECENT, TableOwner, frame
+from tranque.table.owner import TableOwner, frame
 from tranque.table.ports import Clock, Entry, Lease, Leases, SoleLeases, TableStore, Thinker
+from tranque.table.recent import RECENT
 from tranque.table.relay import MOVED, Relay, RemoteTable
 from tranque.table.rematch import RematchSeats
 from tranque.table.service import (

@@ -33,6 +33,7 @@ from tranque.table.ports import (
     Thinker,
     ThinkRequest,
 )
+from tranque.table.recent import Recent
 from tranque.table.rematch import Rematch, RematchSeats
 from tranque.table.service import TableError, TableService
 from tranque.table.thinking import ThreadThinker
@@ -40,7 +41,6 @@ from tranque.table.thinking import ThreadThinker
 log = logging.getLogger("tranque.table")
 
 _encode = msgspec.json.Encoder().encode
-RECENT = 512  # events kept in memory for a reconnecting client; older gaps get a full resync
 MAX_BATCH = 64
 PHRASE_GAP = 3.0  # seconds between two phrases of one person
 RETRY_AFTER = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # seconds between tries of a failed decision
@@ -98,7 +98,7 @@ class TableOwner:
         self.inbox: deque[tuple[Any, ...]] = deque()
         self.wake = asyncio.Event()
         self.subscribers: list[Subscriber] = []
-        self.recent: deque[tuple[int, bytes]] = deque(maxlen=RECENT)
+        self.recent = Recent()
         self.errors: dict[tuple[str, str], dict[str, Any]] = {}
         self.task: asyncio.Task[None] | None = None
         self.on_over = on_over
@@ -290,7 +290,7 @@ class TableOwner:
         guest = sub.guest or ""
         cid = msg.get("id") or ""
         key = (guest, cid)
-        cached = svc.replies.get(key) or self.errors.get(key)
+        cached = svc.reply(guest, cid) or self.errors.get(key)
         if cached is not None:
             sub.push(frame(cached))  # a resend gets the original answer
             return
@@ -314,7 +314,7 @@ class TableOwner:
         await self._commit([entry])
         if self.chips is not None and svc.settings.stake:
             await seat_staked(self.chips, self.table_id, entry)
-        sub.push(frame(svc.replies[key]))
+        sub.push(frame({"type": "ack", "id": cid, "seq": svc.replies[guest][cid]}))
 
     async def _advance(self) -> None:
         """Make every entry the table makes by itself that is due now."""
@@ -520,7 +520,7 @@ class TableOwner:
         """
         svc = self.service
         public = frame(svc.project(entry))
-        self.recent.append((entry.seq, public))
+        self.recent.add(entry.seq, public)
         if not self.subscribers:
             return []  # nobody connected (bots playing on, everyone away): nothing to encode
         shared = frame(svc.public_state())
@@ -552,13 +552,11 @@ class TableOwner:
         body["type"] = "sync"
         missed: list[Any] | None = None
         if last_seq is not None and self.recent:
-            first = self.recent[0][0]
             if last_seq >= svc.seq:
                 missed = []
-            elif last_seq + 1 >= first:
-                missed = [
-                    msgspec.json.decode(f) | {"seq": s} for s, f in self.recent if s > last_seq
-                ]
+            elif last_seq + 1 >= self.recent.first:
+                after = self.recent.after(last_seq)
+                missed = [msgspec.json.decode(f) | {"seq": s} for s, f in after]
         body["missed"] = missed
         body["spectators"] = self.spectators()
         body["rematch"] = None if self.rematch is None else self.rematch.to_json(svc.seats)

@@ -77,7 +77,10 @@ class TableService(TableViews):
         # it ended (the pause runs from there: see ``_pace_next_hand``).
         self.reading: set[int] = set()
         self.hand_ended_at = 0.0
-        self.replies: dict[tuple[str, str], dict[str, Any]] = {}
+        # Each guest's applied commands: id -> seq, for the ack a resend gets again. Plain ints
+        # in one dict per guest, not a dict and a key pair per command: those were containers the
+        # cyclic collector tracked, one more per move for the table's whole life.
+        self.replies: dict[str, dict[str, int]] = {}
         self.last_ts = 0.0
         self.record: dict[str, Any] | None = None  # set once the match (the game) is over
         self._checked: tuple[int, int, str, GameState] | None = None  # see _cmd_play
@@ -501,7 +504,15 @@ class TableService(TableViews):
         self.last_ts = entry.ts
         guest, cmd = entry.data.get("guest"), entry.data.get("cmd")
         if guest is not None and cmd is not None:
-            self.replies[(guest, cmd)] = {"type": "ack", "id": cmd, "seq": entry.seq}
+            applied = self.replies.get(guest)
+            if applied is None:
+                applied = self.replies[guest] = {}
+            applied[cmd] = entry.seq
+
+    def reply(self, guest: str, cmd: str) -> dict[str, Any] | None:
+        """The ack of the command ``cmd`` of ``guest`` if it was applied (a resend gets it)."""
+        seq = self.replies.get(guest, {}).get(cmd)
+        return None if seq is None else {"type": "ack", "id": cmd, "seq": seq}
 
     def _on_created(self, d: dict[str, Any], ts: float) -> None:
         self.settings = TableSettings.from_json(d["settings"])
