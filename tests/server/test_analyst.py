@@ -223,3 +223,31 @@ def test_a_node_with_no_analysis_slots_leaves_every_game_to_the_others(tmp_path:
 
 async def _done(rows: SqlGames, tid: str) -> bool:
     return await status(rows, tid) == "done"
+
+
+def test_a_busy_node_holds_a_games_analysis_with_its_claim_until_it_is_quieter(
+    tmp_path: Any,
+) -> None:
+    async def go() -> None:
+        store = await open_store(f"sqlite:///{tmp_path / 'busy.db'}")
+        try:
+            rows = SqlGames(store)
+            await finished(store, "g0", a_game(0), (0,), 1000.0)
+            thinker = Counting()
+            analyst = Analyst(store, thinker, "a", poll=0.05, busy=-1.0)  # busier than that always
+
+            async def waited() -> bool:
+                return analyst.waits >= 3
+
+            analyst.start()
+            await until(waited)
+            assert thinker.asked == []  # not one hand yet
+            assert await status(rows, "g0") == "pending"  # but claimed, and the claim renewed
+            analyst.busy = 10.0  # quieter
+            await until(lambda: _done(rows, "g0"))
+            await analyst.close()
+            assert thinker.asked
+        finally:
+            await store.close()
+
+    asyncio.run(go())
