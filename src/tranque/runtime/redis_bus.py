@@ -31,7 +31,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from tranque.runtime.resp import RespProtocol, auth_commands, connect, pack
+from tranque.runtime.resp import RespProtocol, connect, pack
 from tranque.table.bus import Body, Counters, Envelope, Receiver, decode, encode
 
 log = logging.getLogger("tranque.bus")
@@ -63,7 +63,7 @@ class RedisBus:
         self._pub: RespProtocol | None = None
         self._connecting: asyncio.Task[None] | None = None
         self._answers: deque[str | None] = deque()  # the publishes not yet answered, in order
-        self._skip = 0  # answers to AUTH still to come on the publishing connection
+        self._channels: dict[str, bytes] = {}  # each node's channel, encoded once
         self._listener: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
         self._sub: RespProtocol | None = None
@@ -102,7 +102,10 @@ class RedisBus:
 
     def send(self, node: str, body: Body) -> None:
         data = encode(Envelope(self.node, self.counters.life, self.counters.next(node), body))
-        self._queue(self._channel(node).encode(), node, data)
+        channel = self._channels.get(node)
+        if channel is None:
+            channel = self._channels[node] = self._channel(node).encode()
+        self._queue(channel, node, data)
 
     def broadcast(self, body: Body) -> None:
         self._queue(self._everyone, None, encode(Envelope(self.node, self.counters.life, 0, body)))
@@ -144,7 +147,6 @@ class RedisBus:
             log.warning("cannot publish on Redis (%s): messages between nodes were lost", exc)
             self._lost()
         else:
-            self._skip = auth_commands(self.url)
             self._pub = pub
         finally:
             self._connecting = None
@@ -152,13 +154,6 @@ class RedisBus:
             self._flush()
 
     def _answered(self, reply: Any) -> None:
-        if self._skip:
-            self._skip -= 1
-            if isinstance(reply, hiredis.ReplyError):
-                log.error("Redis refused the bus's credentials: %s", reply)
-                if self._pub is not None:
-                    self._pub.close()
-            return
         node = self._answers.popleft() if self._answers else None
         if not self._answers and self._drained is not None:
             self._drained.set()
@@ -220,20 +215,19 @@ class RedisBus:
                     raise
                 self._sub = None
                 log.warning("the Redis subscription broke; subscribing again")
-            if self._ok:
-                self._ok = False
+            self._ok = False
             self._lost()  # whatever was published meanwhile was not heard
             await asyncio.sleep(RECONNECT[min(self._failures, len(RECONNECT) - 1)])
             self._failures += 1
 
     def _heard(self, reply: Any) -> None:
         self._pinged = False
-        if type(reply) is not list:
+        if type(reply) is not list:  # a subscribed connection answers in lists, or refuses
             if isinstance(reply, hiredis.ReplyError):
                 log.error("Redis refused the subscription: %s", reply)
                 if self._sub is not None:
                     self._sub.close()
-            return  # AUTH's OK
+            return
         kind = reply[0]
         if kind == b"message":
             if self._receiver is None:

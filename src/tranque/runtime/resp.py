@@ -13,12 +13,15 @@ few bytes of framing.
 from __future__ import annotations
 
 import asyncio
+import logging
 import ssl
 from collections.abc import Callable
 from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 import hiredis
+
+log = logging.getLogger("tranque.bus")
 
 CONNECT_TIMEOUT = 5.0
 
@@ -37,8 +40,9 @@ class RespProtocol(asyncio.Protocol):
     """One connection: ``write`` commands, get every reply (or push message) in ``on_reply``.
 
     A reply that is an error arrives as a ``hiredis.ReplyError`` value, not raised: the caller
-    knows which command it answers. ``on_lost`` is called once, when the connection ends for any
-    reason (``close`` included)."""
+    knows which command it answers. The answer to the AUTH that ``connect`` sends is taken here
+    (refused credentials close the connection), so callers see only their own commands' replies.
+    ``on_lost`` is called once, when the connection ends for any reason (``close`` included)."""
 
     def __init__(self, on_reply: Callable[[Any], None], on_lost: Callable[[], None]) -> None:
         self.on_reply = on_reply
@@ -46,6 +50,7 @@ class RespProtocol(asyncio.Protocol):
         self.reader = hiredis.Reader()
         self.transport: asyncio.Transport | None = None
         self.lost = False
+        self.authenticating = False  # the AUTH's answer is still to come
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports are not asyncio.Transport subclasses, but have its methods.
@@ -57,7 +62,14 @@ class RespProtocol(asyncio.Protocol):
         try:
             reply = reader.gets()
             while reply is not False:
-                self.on_reply(reply)
+                if self.authenticating:
+                    self.authenticating = False
+                    if isinstance(reply, hiredis.ReplyError):
+                        log.error("Redis refused the bus's credentials: %s", reply)
+                        self.close()
+                        return
+                else:
+                    self.on_reply(reply)
                 reply = reader.gets()
         except hiredis.ProtocolError:
             self.close()  # not Redis speaking: nothing after this can be trusted
@@ -84,8 +96,7 @@ async def connect(
     url: str, on_reply: Callable[[Any], None], on_lost: Callable[[], None]
 ) -> RespProtocol:
     """A connection to the Redis server of ``url`` (``redis://[[user]:password@]host:port``,
-    ``rediss://`` for TLS, ``unix:///path``), authenticated when the URL has a password; the
-    AUTH's answer is then the first ``on_reply``."""
+    ``rediss://`` for TLS, ``unix:///path``), authenticated when the URL has a password."""
     parts = urlsplit(url)
     loop = asyncio.get_running_loop()
 
@@ -101,10 +112,6 @@ async def connect(
     _, proto = await asyncio.wait_for(made, CONNECT_TIMEOUT)
     if parts.password is not None:
         user = [unquote(parts.username).encode()] if parts.username else []
+        proto.authenticating = True
         proto.write(pack(b"AUTH", *user, unquote(parts.password).encode()))
     return proto
-
-
-def auth_commands(url: str) -> int:
-    """How many replies ``connect`` makes the caller expect before its own: 1 with AUTH."""
-    return 0 if urlsplit(url).password is None else 1

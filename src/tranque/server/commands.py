@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tranque.commands import CommandError, bench_subparsers
+from tranque.table.bus import LINGER
 
 # The flags whose default comes from an environment variable, and that variable.
 _ENV = {
@@ -174,7 +175,7 @@ def register(subparsers: Any) -> None:
         "them (1-60; 5; TRANQUE_LEASE_TTL)",
     )  # fmt: skip
     cluster.add_argument(
-        "--bus-linger", default=_env("bus_linger", "5"), metavar="MS",
+        "--bus-linger", default=_env("bus_linger", f"{LINGER * 1000:g}"), metavar="MS",
         help="milliseconds a message to another node may wait for others to go with it "
         "(0-50; 5; 0: each turn of the loop; TRANQUE_BUS_LINGER)",
     )  # fmt: skip

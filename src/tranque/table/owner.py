@@ -314,7 +314,9 @@ class TableOwner:
         await self._commit([entry])
         if self.chips is not None and svc.settings.stake:
             await seat_staked(self.chips, self.table_id, entry)
-        sub.push(frame({"type": "ack", "id": cid, "seq": svc.replies[guest][cid]}))
+        ack = svc.reply(guest, cid)
+        assert ack is not None  # the entry just applied is the command's
+        sub.push(frame(ack))
 
     async def _advance(self) -> None:
         """Make every entry the table makes by itself that is due now."""

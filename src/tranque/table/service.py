@@ -511,7 +511,8 @@ class TableService(TableViews):
 
     def reply(self, guest: str, cmd: str) -> dict[str, Any] | None:
         """The ack of the command ``cmd`` of ``guest`` if it was applied (a resend gets it)."""
-        seq = self.replies.get(guest, {}).get(cmd)
+        applied = self.replies.get(guest)
+        seq = None if applied is None else applied.get(cmd)
         return None if seq is None else {"type": "ack", "id": cmd, "seq": seq}
 
     def _on_created(self, d: dict[str, Any], ts: float) -> None:
