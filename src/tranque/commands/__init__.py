@@ -13,6 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# ``serve --bus-linger``'s default, in milliseconds (``ServerConfig.bus_linger``): here, so that
+# the command line reads it without loading the server's dependencies.
+BUS_LINGER_MS = 5.0
+
 # Which extra of ``pip install 'tranque[...]'`` brings each third-party package the commands use.
 EXTRA_OF = {
     "numpy": "bots",

@@ -32,6 +32,7 @@ from tranque.club.lobby import LobbyBoard
 from tranque.club.matching import FILL, Seating
 from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, MatchQueue
 from tranque.club.quickmatch import VARIANTS, QuickMatch, Requeued
+from tranque.commands import BUS_LINGER_MS
 from tranque.rules.variants import Rules
 from tranque.server import http_schemas as hs
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
@@ -53,7 +54,7 @@ from tranque.server.seat_ratings import SeatRatings
 from tranque.server.ws import Sockets
 from tranque.store.chips import SqlChips
 from tranque.store.db import Store
-from tranque.table.bus import LINGER, Bus
+from tranque.table.bus import Bus
 from tranque.table.lobby import Lobby
 from tranque.table.ports import Entry, Leases, TableStore, Thinker, WallClock
 from tranque.table.service import (
@@ -95,7 +96,7 @@ class ServerConfig:
     node: str | None = None
     redis: str | None = None
     lease_ttl: float = 5.0  # seconds a dead node's tables wait before another takes them
-    bus_linger: float = LINGER  # seconds a message between nodes waits for others to go with it
+    bus_linger: float = BUS_LINGER_MS / 1000  # seconds a message to another node may wait
     db_url: str = ""  # names the cluster on Redis (every key and channel is under its hash)
     fill_time: float = FILL  # seconds a quick match waits for people before bots fill it
     login_limits: LoginLimits = field(default_factory=LoginLimits)  # club.accounts

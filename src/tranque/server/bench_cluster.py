@@ -36,8 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from tranque.commands import CommandError
-from tranque.table.bus import LINGER
+from tranque.commands import BUS_LINGER_MS, CommandError
 
 CPU_PER_MOVE_BAR = 1.25  # the cluster's CPU per move over one node's, at most (issue 11)
 CLAIM = "tranque:bench-cluster"  # the key that marks a Redis database as this bench's
@@ -437,7 +436,7 @@ def run_cluster(args: argparse.Namespace) -> int:
         "rate_per_table": args.rate or "flat out",
         "seconds": args.seconds,
         "kill_every": args.kill_every,
-        "bus_linger_ms": LINGER * 1000 if args.bus_linger is None else args.bus_linger,
+        "bus_linger_ms": BUS_LINGER_MS if args.bus_linger is None else args.bus_linger,
         "cores": os.cpu_count(),
         "runs": runs,
     }

@@ -19,8 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tranque.commands import CommandError, bench_subparsers
-from tranque.table.bus import LINGER
+from tranque.commands import BUS_LINGER_MS, CommandError, bench_subparsers
 
 # The flags whose default comes from an environment variable, and that variable.
 _ENV = {
@@ -175,7 +174,7 @@ def register(subparsers: Any) -> None:
         "them (1-60; 5; TRANQUE_LEASE_TTL)",
     )  # fmt: skip
     cluster.add_argument(
-        "--bus-linger", default=_env("bus_linger", f"{LINGER * 1000:g}"), metavar="MS",
+        "--bus-linger", default=_env("bus_linger", f"{BUS_LINGER_MS:g}"), metavar="MS",
         help="milliseconds a message to another node may wait for others to go with it "
         "(0-50; 5; 0: each turn of the loop; TRANQUE_BUS_LINGER)",
     )  # fmt: skip

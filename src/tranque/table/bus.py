@@ -73,10 +73,6 @@ class Envelope(msgspec.Struct, frozen=True, array_like=True):
     body: Body
 
 
-# Seconds a message to another node may wait for others to share its write (``serve
-# --bus-linger``): fewer writes and wake-ups per move, up to that much more latency per hop.
-LINGER = 0.005
-
 encode = msgspec.msgpack.Encoder().encode
 decode = msgspec.msgpack.Decoder(Envelope).decode
 
