@@ -4,9 +4,10 @@ read by every node for its lobby sockets.
 A table's owner calls ``touch`` after whatever may change its summary (a seat taken, the start,
 a spectator); the board keeps only the latest summary of each table and writes the ones that
 changed to the ``LobbyDirectory`` a few times a second, so that a burst of events costs one
-write. The same loop asks the directory's version and, when it moved, sends the whole listing
-to this node's lobby sockets: a listing is small (a line per table), and sending it whole
-means a socket that missed one can never be out of step.
+write. While this node has lobby sockets, the same loop asks the directory's version and, when
+it moved, sends the whole listing to them: a listing is small (a line per table), and sending
+it whole means a socket that missed one can never be out of step. A node with no lobby socket
+does not look (on a cluster each look is a round trip to Redis).
 """
 
 from __future__ import annotations
@@ -107,9 +108,12 @@ class LobbyBoard:
 
     async def subscribe(self, push: Push) -> None:
         """A lobby socket: the listing now, then every change."""
-        self.sockets.add(push)
-        if self.seen < 0:
-            await self._look()
+        if not self.sockets or self.seen < 0:  # the loop looks only while somebody watches
+            try:
+                await self._look()
+            except Exception:
+                log.warning("the lobby could not be reached", exc_info=True)
+        self.sockets.add(push)  # after the look: the listing once, not twice
         push(self.last)
 
     def unsubscribe(self, push: Push) -> None:
@@ -147,7 +151,8 @@ class LobbyBoard:
                     for table, line in self.mine.items():
                         self.dirty.setdefault(table, line)
                 await self.flush()
-                await self._look()
+                if self.sockets:  # a look costs a round trip to the directory: only for readers
+                    await self._look()
             except asyncio.CancelledError:
                 raise
             except Exception:

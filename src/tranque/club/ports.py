@@ -45,6 +45,11 @@ class MatchQueue(Protocol):
         """Take the guest out of the queue; False if he was not in it (or was just seated)."""
         ...
 
+    async def busy(self, variants: Iterable[str]) -> list[str]:
+        """Those of these queues that somebody waits in, in one look: the matching loop asks
+        this at every tick, so on a shared store it is one round trip, not one per queue."""
+        ...
+
     async def take(self, variant: str, now: float, fill: float) -> list[Seating]:
         """Atomically remove and return the tables ``form_tables`` makes of the variant's
         queue now: no ticket is ever returned to two callers."""
@@ -90,6 +95,10 @@ class LocalQueue:
 
     async def leave(self, guest: str) -> bool:
         return self.tickets.pop(guest, None) is not None
+
+    async def busy(self, variants: Iterable[str]) -> list[str]:
+        waiting = {t.variant for t in self.tickets.values()}
+        return [v for v in variants if v in waiting]
 
     async def take(self, variant: str, now: float, fill: float) -> list[Seating]:
         mine = [t for t in self.tickets.values() if t.variant == variant]

@@ -112,8 +112,9 @@ class QuickMatch:
             await asyncio.sleep(self.tick)
 
     async def step(self) -> None:
-        """One look: seat what can be seated, then tell this node's sockets where they sit."""
-        for variant in self.variants:
+        """One look: seat what can be seated, then tell this node's sockets where they sit.
+        Only the queues somebody waits in are taken from: most looks find them all empty."""
+        for variant in await self.queue.busy(self.variants):
             for seating in await self.queue.take(variant, self.now(), self.fill):
                 await self._open(seating)
         if self.local:

@@ -73,10 +73,16 @@ class RedisQueue:
         removed, _ = await pipe.execute()
         return bool(removed)
 
+    async def busy(self, variants: Iterable[str]) -> list[str]:
+        variants = list(variants)
+        pipe = self._client.pipeline(transaction=False)
+        for variant in variants:
+            pipe.hlen(self._key(variant))
+        sizes = await pipe.execute()
+        return [v for v, n in zip(variants, sizes, strict=True) if n]
+
     async def take(self, variant: str, now: float, fill: float) -> list[Seating]:
         key = self._key(variant)
-        if not await self._client.hlen(key):
-            return []
 
         async def tx(pipe: Any) -> list[Seating]:
             waiting = [_ticket.decode(v) for v in (await pipe.hvals(key))]
