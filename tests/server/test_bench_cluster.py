@@ -104,6 +104,25 @@ def test_one_node_and_two_in_one_run(services: list[str]) -> None:
     _flushed(two["redis"], pid)
 
 
+@pytest.mark.slow
+def test_rounds_take_one_node_and_two_in_turn_and_the_median_ratio(services: list[str]) -> None:
+    figures, _ = bench(
+        "--nodes", "2", "--tables", "2", "--rate", "0", "--seconds", "1", "--warmup", "0.5",
+        "--rounds", "3", *services,
+    )  # fmt: skip
+    runs = figures["runs"]
+    assert [r["nodes"] for r in runs] == [1, 2, 1, 2, 1, 2]
+    for run in runs:
+        check_run(run, run["nodes"], services)
+    ratios = [
+        round(two["nodes_cpu_ms_per_move"] / one["nodes_cpu_ms_per_move"], 3)
+        for one, two in zip(runs[::2], runs[1::2], strict=True)
+    ]
+    assert figures["cpu_per_move_ratios"] == ratios
+    assert figures["cpu_per_move_ratio"] == sorted(ratios)[1]
+    assert len({r["database"] for r in runs}) == 6
+
+
 def _flushed(url: str, pid: int) -> None:
     import redis
 
@@ -141,6 +160,8 @@ BAD = [
     (["--nodes", "2", "--tables", "1", "--db", "sqlite:///x.db"], "--db"),
     (["--nodes", "2", "--tables", "1", "--redis", "redis://127.0.0.1/x"], "--redis"),
     (["--nodes", "2", "--tables", "1", "--rate", "-1"], "--rate"),
+    (["--nodes", "2", "--tables", "1", "--rounds", "0"], "--rounds"),
+    (["--nodes", "1", "--tables", "1", "--rounds", "2"], "--rounds"),
 ]
 
 

@@ -26,6 +26,7 @@ import os
 import random
 import secrets
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -68,6 +69,14 @@ def register(bench: Any) -> None:
     sc.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (3)")
     sc.add_argument("--workers", type=int, default=1, help="bot workers per node (1)")
     sc.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        metavar="K",
+        help="the one-node run and the N-node run K times, in turn; the ratio is the median of "
+        "the K rounds' (1). On a shared machine one pair of runs can be a fifth apart by noise",
+    )
+    sc.add_argument(
         "--bus-linger",
         type=float,
         default=None,
@@ -104,6 +113,10 @@ def _check(args: argparse.Namespace) -> None:
             f"--kill-every must be more than 0 and less than --seconds ({args.seconds:g}), "
             f"or no node is ever killed; not {args.kill_every:g}"
         )
+    if not 1 <= args.rounds <= 20:
+        raise CommandError(f"--rounds must be 1 to 20, not {args.rounds}")
+    if args.rounds > 1 and (args.nodes == 1 or args.kill_every is not None):
+        raise CommandError("--rounds compares one node with --nodes N > 1, without --kill-every")
     if args.workers < 1:
         raise CommandError(f"--workers must be at least 1, not {args.workers}")
     if args.bus_linger is not None and not 0 <= args.bus_linger <= 50:
@@ -427,8 +440,11 @@ def run_cluster(args: argparse.Namespace) -> int:
     _pg(args.db, "SELECT 1")
     if args.nodes > 1:
         _ping_redis(args.redis)
-    # One node first, to compare with (not with --kill-every: that run is about takeovers).
-    counts = [args.nodes] if args.nodes == 1 or args.kill_every else [1, args.nodes]
+    # One node first, to compare with (not with --kill-every: that run is about takeovers);
+    # with rounds, one node and N nodes in turn, so that a slow spell of the machine falls on
+    # both sides of some ratio rather than on one side of the only one.
+    alone = args.nodes == 1 or args.kill_every is not None
+    counts = [args.nodes] if alone else [1, args.nodes] * args.rounds
     with tempfile.TemporaryDirectory(prefix="tranque-bench-cluster-") as tmp:
         runs = [_run(n, args, Path(tmp)) for n in counts]
     result: dict[str, Any] = {
@@ -440,15 +456,33 @@ def run_cluster(args: argparse.Namespace) -> int:
         "cores": os.cpu_count(),
         "runs": runs,
     }
-    if len(runs) == 2 and runs[0]["nodes_cpu_ms_per_move"]:
-        ratio = runs[1]["nodes_cpu_ms_per_move"] / runs[0]["nodes_cpu_ms_per_move"]
-        result["cpu_per_move_ratio"] = round(ratio, 3)
-        result["cpu_per_move_bar"] = CPU_PER_MOVE_BAR
+    if not alone:
+        ratios = [
+            round(two["nodes_cpu_ms_per_move"] / one["nodes_cpu_ms_per_move"], 3)
+            for one, two in zip(runs[::2], runs[1::2], strict=True)
+            if one["nodes_cpu_ms_per_move"]
+        ]
+        if ratios:
+            result["cpu_per_move_ratio"] = statistics.median(ratios)
+            result["cpu_per_move_bar"] = CPU_PER_MOVE_BAR
+            if args.rounds > 1:
+                result["cpu_per_move_ratios"] = ratios
     if args.json:
         print_figures(result, True)
         return 0
     # One ``name value`` line each: every run's figures under its prefix (n1_, n2_, ...).
-    flat = {f"n{run['nodes']}_{k}": v for run in runs for k, v in run.items() if k != "nodes"}
+    flat = {
+        f"n{run['nodes']}_{k}{_round(i, args.rounds)}": v
+        for i, run in enumerate(runs)
+        for k, v in run.items()
+        if k != "nodes"
+    }
     flat.update((k, v) for k, v in result.items() if k != "runs")
     print_figures(flat, False)
     return 0
+
+
+def _round(i: int, rounds: int) -> str:
+    """The suffix of the ``i``-th run's lines when there are several rounds (``_r2``: the
+    second round's); none with one round, as before."""
+    return f"_r{i // 2 + 1}" if rounds > 1 else ""
