@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tranque.runtime.redis_bus import RedisBus
 from tranque.runtime.resp import pack
-from tranque.table.bus import Close, Envelope, Moved
+from tranque.table.bus import Close, Envelope, Frames, Moved
 
 
 @given(st.lists(st.binary(max_size=300), min_size=1, max_size=6))
@@ -104,6 +104,39 @@ def test_a_broken_subscription_is_a_lost_bus_and_is_made_again(redis_url: str) -
             assert b.healthy
             assert {e.body for e in hb.got} == {Close(7, 1001, "after")}
             assert set(ha.gone) <= {"b"}
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(go())
+
+
+def test_frames_within_a_linger_are_one_message_and_keep_their_order(redis_url: str) -> None:
+    async def go() -> None:
+        ns = secrets.token_hex(4)
+        a, b = RedisBus(redis_url, "a", ns, linger=0.05), RedisBus(redis_url, "b", ns)
+        ha, hb = Heard(), Heard()
+        await a.start(ha)
+        await b.start(hb)
+        try:
+            a.send("b", Frames([(1, b"f1")]))
+            await asyncio.sleep(0)  # another turn of the loop, within the linger
+            a.send("b", Frames([(2, b"f2"), (1, b"f3")]))
+            a.send("b", Close(2, 1001, "bye"))  # frames after it must not jump ahead of it
+            a.send("b", Frames([(1, b"f4")]))
+            a.broadcast(Moved("t1", "a"))
+            a.send("b", Frames([(1, b"f5")]))
+            await hb.until(lambda: len(hb.got) == 5)
+            await asyncio.sleep(0.1)  # nothing more comes
+            assert [e.body for e in hb.got] == [
+                Frames([(1, b"f1"), (2, b"f2"), (1, b"f3")]),
+                Close(2, 1001, "bye"),
+                Frames([(1, b"f4")]),
+                Moved("t1", "a"),
+                Frames([(1, b"f5")]),
+            ]
+            assert [e.n for e in hb.got] == [1, 2, 3, 0, 4]  # the counter has no gap
+            assert ha.lost == hb.lost == 0 and ha.gone == []
         finally:
             await a.close()
             await b.close()

@@ -32,7 +32,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
 from tranque.runtime.resp import RespProtocol, connect, pack
-from tranque.table.bus import Body, Counters, Envelope, Receiver, decode, encode
+from tranque.table.bus import Body, Counters, Envelope, Frames, Receiver, decode, encode
 
 log = logging.getLogger("tranque.bus")
 
@@ -57,8 +57,12 @@ class RedisBus:
         self._client: Any = None  # redis-py, for the rare calls (``reachable``)
         self._own = self._channel(node).encode()
         self._everyone = self._all.encode()
-        self._out: list[bytes] = []  # packed PUBLISHes of this turn of the loop
-        self._out_nodes: list[str | None] = []  # the node each is for (None: everyone)
+        # This turn's (or linger's) PUBLISHes: packed, or a ``Frames`` message still open to
+        # more frames for its node (packed at the flush); and the node each is for (None:
+        # everyone).
+        self._out: list[bytes | tuple[bytes, Envelope]] = []
+        self._out_nodes: list[str | None] = []
+        self._open: dict[str, list[tuple[int, bytes]]] = {}  # node -> its open message's items
         self._scheduled = False
         self._pub: RespProtocol | None = None
         self._connecting: asyncio.Task[None] | None = None
@@ -101,17 +105,33 @@ class RedisBus:
     # -- sending ----
 
     def send(self, node: str, body: Body) -> None:
-        data = encode(Envelope(self.node, self.counters.life, self.counters.next(node), body))
+        """Queue ``body`` for ``node``. Frames for a node whose last queued message is frames
+        join that message: what one node sends another within a linger is one message (one
+        envelope to decode, one PUBLISH for Redis), in the same order as sent."""
         channel = self._channels.get(node)
         if channel is None:
             channel = self._channels[node] = self._channel(node).encode()
-        self._queue(channel, node, data)
+        if type(body) is Frames:
+            items = self._open.get(node)
+            if items is not None:
+                items.extend(body.items)
+                return
+            body = Frames(list(body.items))  # its own list: later frames are added to it
+            self._open[node] = body.items
+            envelope = Envelope(self.node, self.counters.life, self.counters.next(node), body)
+            self._queue((channel, envelope), node)
+            return
+        self._open.pop(node, None)  # what comes after this message goes after it
+        envelope = Envelope(self.node, self.counters.life, self.counters.next(node), body)
+        self._queue(pack(b"PUBLISH", channel, encode(envelope)), node)
 
     def broadcast(self, body: Body) -> None:
-        self._queue(self._everyone, None, encode(Envelope(self.node, self.counters.life, 0, body)))
+        self._open.clear()  # nothing sent before it is held back to go after it
+        envelope = Envelope(self.node, self.counters.life, 0, body)
+        self._queue(pack(b"PUBLISH", self._everyone, encode(envelope)), None)
 
-    def _queue(self, channel: bytes, node: str | None, data: bytes) -> None:
-        self._out.append(pack(b"PUBLISH", channel, data))
+    def _queue(self, publish: bytes | tuple[bytes, Envelope], node: str | None) -> None:
+        self._out.append(publish)
         self._out_nodes.append(node)
         if not self._scheduled:
             self._scheduled = True
@@ -135,9 +155,10 @@ class RedisBus:
             pub.close()  # ``_publisher_lost`` says what was lost
             return
         self._answers.extend(self._out_nodes)
-        data = b"".join(self._out)
+        data = b"".join(map(_packed, self._out))
         self._out.clear()
         self._out_nodes.clear()
+        self._open.clear()
         pub.write(data)
 
     async def _connect(self) -> None:
@@ -249,6 +270,7 @@ class RedisBus:
     def _lost(self) -> None:
         self._out.clear()
         self._out_nodes.clear()
+        self._open.clear()
         if self._receiver is not None and not self._closed:
             self._receiver.bus_lost()
 
@@ -272,3 +294,11 @@ class RedisBus:
         if self._client is not None:
             with contextlib.suppress(Exception):
                 await self._client.aclose()
+
+
+def _packed(publish: bytes | tuple[bytes, Envelope]) -> bytes:
+    """A queued PUBLISH as bytes: packed already, or an open ``Frames`` message packed now."""
+    if isinstance(publish, bytes):
+        return publish
+    channel, envelope = publish
+    return pack(b"PUBLISH", channel, encode(envelope))
