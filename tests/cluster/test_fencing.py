@@ -111,3 +111,43 @@ def test_a_group_commit_writes_the_tables_still_held_and_refuses_only_the_lost(
             await store.close()
 
     asyncio.run(go())
+
+
+async def _renewing(url: str) -> None:
+    store = await open_store(url)
+    try:
+        a = SqlLeases(store, "a", ttl=30)
+        b = SqlLeases(store, "b", ttl=30)
+        held = {}
+        for i in range(30):
+            lease = await a.claim(f"t{i:02d}")
+            assert lease is not None
+            assert lease.epoch is not None
+            held[lease.table_id] = lease.epoch
+        async with store._begin() as conn:
+            await conn.execute(sa.text("UPDATE leases SET expires = 0 WHERE table_id = 't07'"))
+        assert await b.claim("t07") is not None  # taken over by b
+        assert await a.claim("t21") is not None  # a's own new epoch: the one held is stale
+        assert await a.renew(held) == {"t07", "t21"}
+        assert await a.renew({"t21": 1}) == {"t21"}  # ours, but under another epoch
+        async with store._connect() as conn:
+            rows = {
+                r.table_id: (r.node, r.epoch, r.expires)
+                for r in await conn.execute(sa.text("SELECT * FROM leases"))
+            }
+        assert rows["t07"][:2] == ("b", 2) and rows["t21"][:2] == ("a", 2)
+        assert all(rows[t][2] > time.time() + 20 for t in held)
+        del held["t07"]
+        held["t21"] = 2
+        assert await a.renew(held) == set()
+        assert await b.renew({"t07": 2}) == set() and await b.renew({"t07": 1}) == {"t07"}
+    finally:
+        await store.close()
+
+
+def test_a_renewal_keeps_every_lease_held_and_names_the_lost_on_postgresql(pg_url: str) -> None:
+    asyncio.run(_renewing(pg_url))
+
+
+def test_a_renewal_keeps_every_lease_held_and_names_the_lost_on_sqlite(tmp_path: Path) -> None:
+    asyncio.run(_renewing(f"sqlite:///{tmp_path / 'r.db'}"))

@@ -24,6 +24,15 @@ from tranque.table.ports import Lease
 
 TTL = 5.0  # seconds: a dead node's tables are claimed by another within about this long
 
+# Each held table's lease, if still this node's under the epoch held (the i-th epoch goes with
+# the i-th table): found by the lease's index, the epoch checked in the row (a join with the
+# unnested arrays made PostgreSQL compare every pair: 250 tables, 17 ms of its time).
+RENEW_PG = sa.text(
+    "UPDATE leases SET expires = :x"
+    " WHERE table_id = ANY(CAST(:t AS text[])) AND node = :n"
+    " AND epoch = (CAST(:e AS integer[]))[array_position(CAST(:t AS text[]), table_id::text)]"
+)
+
 
 class SqlLeases:
     def __init__(self, store: Store, node: str, ttl: float = TTL) -> None:
@@ -63,6 +72,23 @@ class SqlLeases:
     async def renew(self, held: dict[str, int]) -> set[str]:
         if not held:
             return set()
+        if self.store.dialect == "postgresql":
+            # The usual case, cheaply: every lease still ours, under the epoch we hold, renewed
+            # by one statement with two array parameters (not an IN list of hundreds of bound
+            # values, nor a row back per table: 4.3 ms of CPU a second at 250 tables, before).
+            async with self.store._begin() as conn:
+                result = await conn.execute(
+                    RENEW_PG,
+                    {
+                        "x": time.time() + self.ttl,
+                        "n": self.node,
+                        "t": list(held),
+                        "e": list(held.values()),
+                    },
+                )
+            if result.rowcount == len(held):
+                return set()
+        # Some lease was lost (or SQLite): renew what is ours and name what is not.
         async with self.store._begin() as conn:
             result = await conn.execute(
                 leases.update()
