@@ -107,7 +107,7 @@ def test_one_node_and_two_in_one_run(services: list[str]) -> None:
 @pytest.mark.slow
 def test_rounds_take_one_node_and_two_in_turn_and_the_median_ratio(services: list[str]) -> None:
     figures, _ = bench(
-        "--nodes", "2", "--tables", "2", "--rate", "0", "--seconds", "1", "--warmup", "0.5",
+        "--nodes", "2", "--tables", "3", "--rate", "0", "--seconds", "2", "--warmup", "0.5",
         "--rounds", "3", *services,
     )  # fmt: skip
     runs = figures["runs"]

@@ -951,7 +951,8 @@ def test_redeal_declined_by_clicks_keeps_the_deal(
     (declined,) = wait_for(page, lambda: events(frames, "redeal"), what="redeal event")
     assert (declined["ask"], declined["seat"]) == (False, None)
     play_until([page], lambda: hand_over(page), 120)
-    assert [e["attempt"] for e in events(frames, "dealt")] == [0]
+    # The first hand's deals (the next hand may be dealt already on a slow machine).
+    assert [e["attempt"] for e in events(frames, "dealt") if e["hand"] == 1] == [0]
     assert wait_verdict(page, 1) is True
     assert page.locator('.hand-checks[data-hand="1"] li[data-check="redeal"]').count() == 0
     deal_seat = page.locator('.hand-checks[data-hand="1"] li[data-check="deal_seat"]')
