@@ -57,10 +57,10 @@ class RedisBus:
         self._client: Any = None  # redis-py, for the rare calls (``reachable``)
         self._own = self._channel(node).encode()
         self._everyone = self._all.encode()
-        # This turn's (or linger's) PUBLISHes: packed, or a ``Frames`` message still open to
-        # more frames for its node (packed at the flush); and the node each is for (None:
-        # everyone).
-        self._out: list[bytes | tuple[bytes, Envelope]] = []
+        # This turn's (or linger's) messages, each with its channel, packed at the flush (a
+        # ``Frames`` message stays open to more frames for its node until then); and the node
+        # each is for (None: everyone).
+        self._out: list[tuple[bytes, Envelope]] = []
         self._out_nodes: list[str | None] = []
         self._open: dict[str, list[tuple[int, bytes]]] = {}  # node -> its open message's items
         self._scheduled = False
@@ -118,20 +118,17 @@ class RedisBus:
                 return
             body = Frames(list(body.items))  # its own list: later frames are added to it
             self._open[node] = body.items
-            envelope = Envelope(self.node, self.counters.life, self.counters.next(node), body)
-            self._queue((channel, envelope), node)
-            return
-        self._open.pop(node, None)  # what comes after this message goes after it
+        else:
+            self._open.pop(node, None)  # what comes after this message goes after it
         envelope = Envelope(self.node, self.counters.life, self.counters.next(node), body)
-        self._queue(pack(b"PUBLISH", channel, encode(envelope)), node)
+        self._queue(channel, envelope, node)
 
     def broadcast(self, body: Body) -> None:
         self._open.clear()  # nothing sent before it is held back to go after it
-        envelope = Envelope(self.node, self.counters.life, 0, body)
-        self._queue(pack(b"PUBLISH", self._everyone, encode(envelope)), None)
+        self._queue(self._everyone, Envelope(self.node, self.counters.life, 0, body), None)
 
-    def _queue(self, publish: bytes | tuple[bytes, Envelope], node: str | None) -> None:
-        self._out.append(publish)
+    def _queue(self, channel: bytes, envelope: Envelope, node: str | None) -> None:
+        self._out.append((channel, envelope))
         self._out_nodes.append(node)
         if not self._scheduled:
             self._scheduled = True
@@ -155,10 +152,8 @@ class RedisBus:
             pub.close()  # ``_publisher_lost`` says what was lost
             return
         self._answers.extend(self._out_nodes)
-        data = b"".join(map(_packed, self._out))
-        self._out.clear()
-        self._out_nodes.clear()
-        self._open.clear()
+        data = b"".join(pack(b"PUBLISH", channel, encode(env)) for channel, env in self._out)
+        self._forget_queued()
         pub.write(data)
 
     async def _connect(self) -> None:
@@ -267,10 +262,13 @@ class RedisBus:
                 self._ok = True
                 self._subscribed.set()
 
-    def _lost(self) -> None:
+    def _forget_queued(self) -> None:
         self._out.clear()
         self._out_nodes.clear()
         self._open.clear()
+
+    def _lost(self) -> None:
+        self._forget_queued()
         if self._receiver is not None and not self._closed:
             self._receiver.bus_lost()
 
@@ -294,11 +292,3 @@ class RedisBus:
         if self._client is not None:
             with contextlib.suppress(Exception):
                 await self._client.aclose()
-
-
-def _packed(publish: bytes | tuple[bytes, Envelope]) -> bytes:
-    """A queued PUBLISH as bytes: packed already, or an open ``Frames`` message packed now."""
-    if isinstance(publish, bytes):
-        return publish
-    channel, envelope = publish
-    return pack(b"PUBLISH", channel, encode(envelope))
