@@ -12,45 +12,18 @@ from typing import Any
 
 from tranque.fair.recipe import server_commit
 from tranque.fair.seeds import SeatKind
-from tranque.rules.game import GameState, LeadChoice, MatchState, Phase
+from tranque.rules.game import Phase
 from tranque.rules.hand import PASS
 from tranque.rules.tiles import format_tiles
 from tranque.rules.views import public_view, seat_view
 from tranque.table import stakes
-from tranque.table.model import ACT, GRACE, FairHand, Seat, TableSettings
+from tranque.table.model import ACT, GRACE
 from tranque.table.ports import Entry
+from tranque.table.state import TableState
 
 
-class TableViews:
-    """The reading half of ``TableService`` (see there for the state it reads)."""
-
-    table_id: str
-    settings: TableSettings
-    host: str | None
-    seats: list[Seat]
-    started: bool
-    game: GameState
-    match: MatchState
-    hand_base: int
-    seq: int
-    version: int
-    fair: FairHand | None
-    published: dict[int, dict[str, Any]]
-    choices: dict[int, LeadChoice | None]
-    timers: dict[str, float]
-    reading: set[int]
-
-    @property
-    def over(self) -> bool:
-        raise NotImplementedError
-
-    @property
-    def table_hand(self) -> int:
-        raise NotImplementedError
-
-    @property
-    def game_number(self) -> int:
-        raise NotImplementedError
+class TableViews(TableState):
+    """The reading half of ``TableService`` (see ``TableState`` for the state it reads)."""
 
     def match_json(self) -> dict[str, Any]:
         """The match tally every state carries: game number, games won by pair A and B.
