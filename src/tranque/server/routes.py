@@ -1,0 +1,280 @@
+"""The server's own HTTP handlers: guests and their tokens, tables (create, info, record,
+history), the lobby's listing and parties, the figures and health checks.
+
+A mixin of ``Server`` (server/app.py), apart from it because these answer one request each and
+keep nothing: the app's state, its life (the lifespan that builds the lobby, the club, the queue
+and the cluster's adapters) and its routing table stay in app.py. The other route groups are
+classes of their own: ``server.games``, ``server.club``, ``server.chips``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from tranque.club.lobby import LobbyBoard
+from tranque.server import http_schemas as hs
+from tranque.server.club import Club
+from tranque.server.edge import RateLimiter, client_address, read_body
+from tranque.server.http_schemas import HttpError
+from tranque.server.identity import Identity
+from tranque.server.ws import Sockets
+from tranque.table.lobby import Lobby
+from tranque.table.ports import TableStore
+from tranque.table.service import TableError, TableService, rebuild
+from tranque.table.stakes import ChipError, check_stake
+
+if TYPE_CHECKING:
+    from tranque.server.app import ServerConfig
+
+READY_TIMEOUT = 2.0  # seconds the database has to answer /healthz
+HISTORY_PAGE = 500  # events per page of /api/tables/{id}/history, by default and at most
+
+
+class ServerRoutes:
+    """The HTTP handlers of ``Server`` (see there for the state they read)."""
+
+    config: ServerConfig
+    store: TableStore | None
+    lobby: Lobby | None
+    identity: Identity | None
+    board: LobbyBoard | None
+    club: Club | None
+    sockets: Sockets
+    guest_rate: RateLimiter
+    table_rate: RateLimiter
+
+    async def new_guest(self, request: Request) -> Response:
+        assert self.identity is not None and self.store is not None
+        try:
+            await self.guest_rate.take(client_address(request.scope))
+            body = hs.decode(hs.NewGuest, await read_body(request), empty_ok=True)
+            try:
+                guest, nick, token = self.identity.new_guest(body.nickname)
+            except ValueError as exc:
+                raise HttpError(400, "bad_nickname", str(exc)) from None
+        except HttpError as exc:
+            return _refusal(exc)
+        await self.store.add_guest(guest, nick, time.time())
+        return JSONResponse({"guest": guest, "nickname": nick, "token": token})
+
+    async def renew_guest(self, request: Request) -> Response:
+        """A fresh token for a valid one: a guest in use keeps his identity past the expiry."""
+        assert self.identity is not None
+        assert self.club is not None
+        try:
+            who = await self.club.who(request)
+        except HttpError as exc:
+            return _refusal(exc)
+        token = self.identity.sign(who.guest, who.nickname, who.session)
+        return JSONResponse({"guest": who.guest, "nickname": who.nickname, "token": token})
+
+    async def _who(self, request: Request) -> tuple[str, str]:
+        """(guest, nickname) of the request's bearer token, or HttpError 401 (expired, not
+        ours, or of an account's session that has ended: ``Club.check_token``)."""
+        assert self.club is not None
+        who = await self.club.who(request)
+        return who.guest, who.nickname
+
+    async def create_table(self, request: Request) -> Response:
+        assert self.lobby is not None and self.store is not None
+        defaults = self.config.defaults
+        try:
+            who = await self._who(request)
+            await self.table_rate.take(client_address(request.scope))
+            body = hs.decode(hs.NewTable, await read_body(request))
+            rules = hs.table_rules(body.rules)
+            clock = hs.move_clock(body.move_clock, defaults.move_clock)
+            seat = hs.seat(body.seat)
+            bot = hs.bot(body.bot, defaults.bot)
+            stake = 0
+            if body.stake is not None:
+                try:
+                    stake = check_stake(body.stake)
+                except ChipError as exc:
+                    raise HttpError(400, exc.code, exc.message) from None
+                if body.practice:
+                    raise HttpError(
+                        400,
+                        "bad_stake",
+                        "a practice table is free: a chip table has practice false",
+                    )
+            cap = self.config.limits.max_open_tables
+            if cap and await self.store.hosted_open_tables(who[0]) >= cap:
+                raise HttpError(
+                    429,
+                    "too_many_tables",
+                    f"you host {cap} unfinished tables already: finish or leave one first",
+                    {"Retry-After": "60"},
+                )
+        except HttpError as exc:
+            return _refusal(exc)
+        settings = replace(
+            defaults,
+            rules=rules,
+            move_clock=clock,
+            practice=body.practice,
+            bot=bot,
+            public=body.public,
+            stake=stake,
+        )
+        try:
+            owner = await self.lobby.create(who[0], who[1], settings, seat)
+        except TableError as exc:  # a chip table its host cannot cover: nothing was made
+            return _error(409 if exc.code == "too_few_chips" else 503, exc.code, exc.message)
+        base = str(request.base_url).rstrip("/")
+        tid = owner.table_id
+        return JSONResponse(
+            {
+                "table": tid,
+                "invite": f"{base}/t/{tid}",
+                "watch": f"{base}/t/{tid}?watch=1",
+                "ws": base.replace("http", "ws", 1) + "/ws",
+            }
+        )
+
+    async def table_info(self, request: Request) -> Response:
+        """The table's info from its owner, or once it has left memory from the store (the
+        final info saved with the record; rebuilt from the log for tables finished before)."""
+        assert self.lobby is not None and self.store is not None
+        tid = request.path_params["table"]
+        owner = await self.lobby.get(tid)
+        if owner is not None:
+            return JSONResponse(owner.service.info())
+        row = await self.store.load_table(tid)
+        if row is None:
+            return _error(404, "no_table", f"there is no table {tid!r}")
+        if row["status"] == "expired":
+            return _expired(tid)
+        info = row["info"]
+        if row["status"] != "over" or "seats" not in info:
+            entries = await self.store.load_events(tid)
+            if not entries:
+                return _error(404, "no_table", f"there is no table {tid!r}")
+            info = rebuild(tid, entries, self.lobby.seed_source).info()
+        return JSONResponse(info)
+
+    async def table_record(self, request: Request) -> Response:
+        """The table's record (a game's, or a match's under Miami rules): finished hands only
+        while it is on, all of it once it is over."""
+        assert self.lobby is not None and self.store is not None
+        tid = request.path_params["table"]
+        record = await self.store.load_record(tid)
+        if record is not None:
+            return JSONResponse(record)
+        owner = await self.lobby.get(tid)
+        if owner is not None:
+            return JSONResponse(owner.service.table_record())
+        row = await self.store.load_table(tid)
+        if row is not None and row["status"] == "expired":
+            return _expired(tid)
+        # Live on another node (or between owners): its finished hands, from the log.
+        entries = await self.store.load_events(tid) if row is not None else []
+        if not entries:
+            return _error(404, "no_table", f"there is no table {tid!r}")
+        return JSONResponse(rebuild(tid, entries, self.lobby.seed_source).table_record())
+
+    async def table_history(self, request: Request) -> Response:
+        """The table's events in their public form (what a spectator saw), from the log, a page
+        at a time: ``?after=SEQ&limit=N`` gives the events with ``seq > after``, at most ``N``
+        (default and most ``HISTORY_PAGE``), and a ``Link: <...>; rel="next"`` header when more
+        follow. The public form of an event depends on the state before it, so a page replays
+        the log from the start to its end: O(after + limit) per page."""
+        assert self.store is not None and self.lobby is not None
+        tid = request.path_params["table"]
+        try:
+            after = int(request.query_params.get("after", "0"))
+            limit = int(request.query_params.get("limit", str(HISTORY_PAGE)))
+        except ValueError:
+            return _error(400, "bad_page", "after and limit are whole numbers")
+        if not 0 <= after < 2**31 or not 1 <= limit <= HISTORY_PAGE:
+            return _error(400, "bad_page", f"after is 0 to 2^31-1, limit 1 to {HISTORY_PAGE}")
+        row = await self.store.load_table(tid)
+        if row is not None and row["status"] == "expired":
+            return _expired(tid)
+        # One entry more than the page says whether another page follows.
+        entries = await self.store.load_events(tid, upto=after + limit + 1)
+        if not entries:
+            return _error(404, "no_table", f"there is no table {tid!r}")
+        svc = TableService(tid, self.lobby.seed_source)
+        out: list[dict[str, Any]] = []
+        for e in entries:
+            svc.apply(e)
+            if after < e.seq <= after + limit:
+                out.append({"seq": e.seq, "ts": e.ts, **svc.project(e)})
+        headers = {}
+        if entries[-1].seq > after + limit:
+            nxt = request.url.include_query_params(after=after + limit, limit=limit)
+            headers["link"] = f'<{nxt}>; rel="next"'
+        return Response(msgspec.json.encode(out), media_type="application/json", headers=headers)
+
+    async def lobby_listing(self, request: Request) -> Response:
+        """The public tables with free seats or being played, every node's (the lobby)."""
+        assert self.board is not None
+        return JSONResponse({"tables": await self.board.listing()})
+
+    async def new_party(self, request: Request) -> Response:
+        """A party of two friends for the quick-match queue: an id to share by its link. The
+        server keeps nothing: the party exists while its two members wait with its id."""
+        try:
+            await self._who(request)
+        except HttpError as exc:
+            return _refusal(exc)
+        party = secrets.token_urlsafe(12)
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse({"party": party, "link": f"{base}/?party={party}"})
+
+    async def stats(self, request: Request) -> Response:
+        """The tables in memory now (waiting, playing, over) and what came and went."""
+        assert self.lobby is not None
+        return JSONResponse(self.lobby.stats())
+
+    async def health(self, request: Request) -> Response:
+        """Alive, and the worker pool's figures (workers, ready, busy, queued, replaced,
+        retried) when bots think in one."""
+        body: dict[str, Any] = {"ok": True}
+        stats = getattr(self.config.thinker, "stats", None)
+        if stats is not None:
+            body["workers"] = stats()
+        return JSONResponse(body)
+
+    async def ready(self, request: Request) -> Response:
+        """Readiness for a load balancer: 200 when this node can take commands (its database
+        answers, and on a cluster its bus is connected), else 503 with what is wrong."""
+        assert self.store is not None and self.lobby is not None
+        problems = []
+        ping = getattr(self.store, "ping", None)
+        if ping is not None:
+            try:
+                await asyncio.wait_for(ping(), READY_TIMEOUT)
+            except Exception:
+                problems.append("database unreachable")
+        if not self.lobby.bus.healthy:
+            problems.append("bus (Redis) unreachable")
+        if self.sockets.closing:
+            problems.append("stopping")
+        body: dict[str, Any] = {"ready": not problems, "problems": problems}
+        if self.config.node is not None:
+            body["node"] = self.config.node
+        return JSONResponse(body, status_code=503 if problems else 200)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message}, status_code=status)
+
+
+def _refusal(exc: HttpError) -> JSONResponse:
+    return JSONResponse(
+        {"code": exc.code, "message": exc.message}, status_code=exc.status, headers=exc.headers
+    )
+
+
+def _expired(tid: str) -> JSONResponse:
+    return _error(410, "table_expired", f"table {tid!r} never started and has expired")
