@@ -1,7 +1,7 @@
 """The Starlette app: HTTP routes for guests and tables, the WebSocket protocol, static files.
 
 The app parses, authenticates and delivers; every decision is the table owner's. It reaches the
-database only through the table's ``TableStore`` port, which ``server.commands`` plugs in. The
+database only through the table's ``TableStore`` port, which ``server.serve`` plugs in. The
 edge (body limits, headers, rates) is ``server.edge``; the request bodies are
 ``server.http_schemas``; the socket loop is ``server.ws``; the client's files ``server.assets``;
 the HTTP handlers of guests, tables, the lobby and health ``server.routes``.

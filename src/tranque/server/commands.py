@@ -1,21 +1,19 @@
-"""``tranque serve`` and ``tranque bench server``: the server on uvicorn, and its benchmark.
+"""The command line of ``tranque serve``, ``tranque migrate`` and ``tranque bench server``: the
+flags, and the checking of ``serve``'s values.
 
-This module is the composition root: it plugs the SQL store into the app's ``TableStore`` port and
-the pool of worker processes (``runtime.pool``) into the tables' ``Thinker`` port. Every setting
-of ``serve`` is a flag, and most have an environment variable (``TRANQUE_*``) that sets the
-default; a bad value exits with code 2 and one line, before anything starts.
+Every setting of ``serve`` is a flag, and most have an environment variable (``TRANQUE_*``) that
+sets the default; a bad value exits with code 2 and one line, before anything starts. Running the
+commands (the app built from the checked values, uvicorn) is ``server.serve``: apart, so that
+this module stays the command line and nothing more.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib.util
-import logging
 import math
 import os
 import socket
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +53,9 @@ def _env(dest: str, default: str | None) -> str | None:
 
 
 def register(subparsers: Any) -> None:
+    # Not at the top: ``server.serve`` imports this module's checks.
+    from tranque.server.serve import run_migrate, run_serve
+
     serve = subparsers.add_parser(
         "serve",
         help="run the online table server (WebSocket + HTTP)",
@@ -356,7 +357,7 @@ def _secrets(args: argparse.Namespace) -> tuple[str | None, tuple[str, ...]]:
     return secret, old
 
 
-def _settings(args: argparse.Namespace) -> dict[str, Any]:
+def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
     """Every value of ``serve``, checked: a CommandError for the first bad one."""
     from tranque.server.edge import Limits
 
@@ -424,165 +425,3 @@ def _cluster(args: argparse.Namespace, port: int) -> tuple[str | None, str | Non
     if not 1 <= len(node) <= 64 or any(c.isspace() for c in node):
         raise CommandError(f"--node is 1 to 64 characters without spaces, not {node!r}")
     return args.redis, node
-
-
-def run_migrate(args: argparse.Namespace) -> int:
-    import asyncio
-
-    check_db_url(args.db)
-    from tranque.store import open_store
-
-    async def migrate() -> str:
-        store = await open_store(args.db)
-        try:
-            return await store.revision()
-        finally:
-            await store.close()
-
-    try:
-        revision = asyncio.run(migrate())
-    except OSError as exc:
-        raise CommandError(f"--db: cannot reach the database: {exc}") from None
-    print(f"tranque: the database is at revision {revision}")
-    return 0
-
-
-def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) -> Any:
-    from tranque.runtime.pool import WorkerPool
-    from tranque.server.app import ServerConfig, create_app
-    from tranque.store import open_store
-    from tranque.table.service import TableSettings
-
-    v = settings if settings is not None else _settings(args)
-    defaults = replace(
-        TableSettings(),
-        move_clock=v["move_clock"],
-        pass_delay=v["pass_delay"],
-        bot_delay=v["bot_delay"],
-        between_hands=v["between_hands"],
-        reading_wait=v["reading_wait"],
-        grace=v["grace"],
-        fair_window=v["fair_window"],
-        choose_window=v["choose_window"],
-        redeal_window=v["redeal_window"],
-        bot=args.bot,
-    )
-    seed = None
-    if args.test_seed:
-        try:
-            seed = bytes.fromhex(args.test_seed)
-        except ValueError:
-            raise CommandError("--test-seed is hex") from None
-    config = ServerConfig(
-        defaults=defaults,
-        test_seed=seed,
-        rate=v["rate"],
-        burst=3 * v["rate"],
-        limits=v["limits"],
-        secret=v["secret"],
-        old_secrets=v["old_secrets"],
-        token_max_age=v["token_max_age"],
-        table_expiry=v["table_expiry"],
-        finished_linger=v["finished_linger"],
-        fill_time=v["fill_time"],
-        # Bots think in worker processes, never on the event loop; the app starts and closes them.
-        thinker=WorkerPool(
-            v["workers"],
-            timeout=v["think_timeout"],
-            test_gate=args.test_think_gate,
-            analysis_slots=v["analysis"],
-        ),
-        node=v["node"],
-        redis=v["redis"],
-        lease_ttl=v["lease_ttl"],
-        bus_linger=v["bus_linger"],
-        db_url=args.db,
-    )
-    url = args.db
-
-    async def store_factory() -> Any:
-        return await open_store(url)
-
-    return create_app(config, store_factory)
-
-
-def run_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    settings = _settings(args)
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = build_app(args, settings)
-    try:
-        sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((args.host, settings["port"]))
-    except OSError as exc:
-        raise CommandError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
-    sock.set_inheritable(True)
-    # Listening before uvicorn's start-up: "serving at" is printed once the tables are rebuilt,
-    # which is before uvicorn listens on the socket; a client that connects at once was refused.
-    sock.listen(2048)
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        app,
-        log_level=args.log_level,
-        ws_max_size=64 * 1024,
-        # Compressing each recipient's frame was the largest single cost of a move (docs/server.md).
-        ws_per_message_deflate=args.ws_compression,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        lifespan="on",
-        timeout_graceful_shutdown=3,
-        server_header=False,  # bytes on every answer, and it tells a scanner what to try
-        # The sans-I/O protocol of websockets by default: about half the CPU per move of the
-        # older one (docs/server.md, Figures); named, not left to "auto", so that an upgrade of
-        # uvicorn cannot change it.
-        ws=args.ws_impl,
-    )
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    line = f"tranque: serving at http://{host}:{port}/  (database {_safe(args.db)})"
-    if settings["node"]:
-        line += f"  (node {settings['node']}, bus {_safe(settings['redis'])})"
-    server = _uvicorn_server()(config, app.state.server, line)
-    # Fewer, later collections: a full collection over many live tables is a latency spike.
-    gc.freeze()
-    gc.set_threshold(50_000, 50, 1000)
-    server.run(sockets=[sock])
-    return 0
-
-
-def _safe(url: str) -> str:
-    """A URL to print: without its password."""
-    from sqlalchemy.engine import make_url
-
-    try:
-        return str(make_url(url).render_as_string(hide_password=True))
-    except Exception:
-        return url.split("@")[-1] if "@" in url else url
-
-
-def _uvicorn_server() -> type[Any]:
-    import uvicorn
-
-    class Uvicorn(uvicorn.Server):
-        """uvicorn's server, with the start line once the socket listens and a stop that closes
-        every WebSocket with 1001 (going away) before uvicorn's own shutdown."""
-
-        def __init__(self, config: uvicorn.Config, app_server: Any, line: str) -> None:
-            super().__init__(config)
-            self.app_server = app_server
-            self.line = line
-
-        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-            await super().startup(sockets=sockets)
-            if self.started and not self.should_exit:
-                # Only now: the listening socket accepts connections.
-                print(self.line, flush=True)
-
-        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            for listener in getattr(self, "servers", []):
-                listener.close()  # no new connections while the open ones are told to go
-            await self.app_server.drain()
-            await super().shutdown(sockets=sockets)
-
-    return Uvicorn
