@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from tranque.table.owner import TableOwner, frame
+from tranque.table.owner import TableOwner
+from tranque.table.owner_frames import frame
 from tranque.table.ports import Entry
 from tranque.table.service import TableService, TableSettings, fixed_seeds
 

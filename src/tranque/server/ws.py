@@ -35,7 +35,7 @@ from tranque.server.protocol import (
     parse,
 )
 from tranque.table.lobby import TableHandle
-from tranque.table.owner import frame
+from tranque.table.owner_frames import frame
 from tranque.table.service import TableError
 from tranque.table.stakes import ChipError, TooFewChips, check_stake, cost
 

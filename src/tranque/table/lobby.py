@@ -32,7 +32,8 @@ from typing import Any
 
 from tranque.table.bus import Bus, LocalHub
 from tranque.table.chips import ChipLedger, crash_point, holders_of
-from tranque.table.owner import TableOwner, frame
+from tranque.table.owner import TableOwner
+from tranque.table.owner_frames import frame
 from tranque.table.ports import Clock, Entry, Lease, Leases, SoleLeases, TableStore, Thinker
 from tranque.table.recent import RECENT
 from tranque.table.relay import MOVED, Relay, RemoteTable

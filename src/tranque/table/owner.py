@@ -9,6 +9,10 @@ A bot's decision is thought about elsewhere (the ``Thinker``: a pool of worker p
 owner sends the request and goes on serving its inbox; the answer comes back as an inbox item and
 becomes an entry only if the table still asks the same question (otherwise it is dropped and the
 new question asked). One request per table is out at a time.
+
+The owner's parts: this module (its state, the inbox, the loop, committing, phrases and the
+rematch), ``OwnerThinking`` (table/owner_thinking.py: the requests out with the thinker) and
+``OwnerFrames`` (table/owner_frames.py: what each recipient is sent).
 """
 
 from __future__ import annotations
@@ -20,10 +24,9 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import msgspec
-
-from tranque.rules.errors import RulesError
 from tranque.table.chips import ChipLedger, crash_point, seat_staked, stake_seat
+from tranque.table.owner_frames import OwnerFrames, frame
+from tranque.table.owner_thinking import OwnerThinking
 from tranque.table.ports import (
     Clock,
     Entry,
@@ -40,10 +43,8 @@ from tranque.table.thinking import ThreadThinker
 
 log = logging.getLogger("tranque.table")
 
-_encode = msgspec.json.Encoder().encode
 MAX_BATCH = 64
 PHRASE_GAP = 3.0  # seconds between two phrases of one person
-RETRY_AFTER = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # seconds between tries of a failed decision
 GOING_AWAY = 1001  # the WebSocket close code that tells a client to reconnect (to any node)
 
 
@@ -57,11 +58,7 @@ class Dropped(Exception):
         self.code, self.message = code, message
 
 
-def frame(obj: dict[str, Any]) -> bytes:
-    return _encode(obj)
-
-
-class TableOwner:
+class TableOwner(OwnerThinking, OwnerFrames):
     def __init__(
         self,
         service: TableService,
@@ -344,49 +341,6 @@ class TableOwner:
                 self._fan_out(p)
             await self._after()
 
-    # -- thinking ----
-
-    def _thought(self, request: ThinkRequest, now: float) -> Entry | None:
-        """The entry of the decision ``request`` asks for if its answer is here; else send the
-        request to the thinker (unless it is already out) and return None."""
-        answered = self.answered
-        if answered is not None and _same(answered[0], request):
-            self.answered = None
-            try:
-                return self.service.answer(request, answered[1], now)
-            except (RulesError, ValueError):
-                log.exception("table %s: a bot's answer does not fit; asking again", self.table_id)
-        if self.thinking is not None and _same(self.thinking[0], request):
-            return None
-        self._forget_thinking()  # the table moved on: a late answer to the old question is dropped
-        task = asyncio.create_task(self._think(request), name=f"think {self.table_id}")
-        self.thinking = (request, task)
-        return None
-
-    async def _think(self, request: ThinkRequest) -> None:
-        # A failed decision (the pool gave up on it) is asked again, later and later: the table
-        # waits for its bot rather than play a move nobody thought about.
-        failures = 0
-        while True:
-            try:
-                answer = await self.thinker.decide(request)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                wait = RETRY_AFTER[min(failures, len(RETRY_AFTER) - 1)]
-                failures += 1
-                log.exception("table %s: a decision failed; again in %.1f s", self.table_id, wait)
-                await asyncio.sleep(wait)
-                continue
-            self._put(("thought", request, answer))
-            return
-
-    def _forget_thinking(self) -> None:
-        self.answered = None
-        if self.thinking is not None:
-            self.thinking[1].cancel()
-            self.thinking = None
-
     async def _commit(self, entries: list[Entry]) -> None:
         """Apply, make durable, then send: the order that keeps every sent event in the log."""
         rendered = []
@@ -480,27 +434,7 @@ class TableOwner:
         for other in self.subscribers:
             other.push(data)
 
-    # -- the club's words about the seats ----
-
-    def set_seat_ratings(self, ratings: dict[str, Any]) -> None:
-        """Each seat's rating (looked up by ``server.seat_ratings`` when the seats change):
-        kept for the syncs to come and sent to everyone at the table now."""
-        self.seat_ratings = ratings
-        self._tell(frame({"type": "ratings", **ratings}))
-
-    def _tell(self, data: bytes) -> None:
-        for sub in self.subscribers:
-            sub.push(data)
-
     # -- spectators ----
-
-    def spectators(self) -> dict[str, Any]:
-        """Who watches: the count and the nicknames, one per guest (never a guest's id)."""
-        names: dict[str, str] = {}
-        for sub in self.subscribers:
-            if sub.watcher:
-                names[sub.guest or ""] = getattr(sub, "nickname", None) or "guest"
-        return {"count": len(names), "names": sorted(names.values())}
 
     def _spectators_changed(self) -> None:
         data = frame({"type": "spectators", **self.spectators()})
@@ -508,65 +442,3 @@ class TableOwner:
             sub.push(data)
         if self.on_change is not None:
             self.on_change(self)
-
-    # -- sending ----
-
-    def _render(self, entry: Entry) -> list[tuple[Subscriber, bytes]]:
-        """Each recipient's frame for an entry just applied, encoded once per seat watched.
-
-        The public event and the state every recipient shares are encoded once; each seat's own
-        part is encoded on its own and joined to them, giving the bytes that encoding the whole
-        ``{"type": "event", "seq", "event", "state"}`` object would. Only seats that someone is
-        connected to are rendered (and the watchers' frame only if somebody watches). Who gets
-        what is fixed here, with the state it was rendered from.
-        """
-        svc = self.service
-        public = frame(svc.project(entry))
-        self.recent.add(entry.seq, public)
-        if not self.subscribers:
-            return []  # nobody connected (bots playing on, everyone away): nothing to encode
-        shared = frame(svc.public_state())
-        head = b'{"type":"event","seq":%d,"event":%b,"state":' % (entry.seq, public)
-        by_seat: dict[int | None, bytes] = {}
-        out: list[tuple[Subscriber, bytes]] = []
-        for sub in self.subscribers:
-            seat = None if sub.watcher else svc.seat_of(sub.guest)
-            data = by_seat.get(seat)
-            if data is None:
-                if seat is None:
-                    data = head + shared + b"}"
-                else:
-                    own = frame(svc.seat_state(seat))
-                    data = head + shared[:-1] + b"," + own[1:] + b"}"
-                by_seat[seat] = data
-            out.append((sub, data))
-        return out
-
-    @staticmethod
-    def _fan_out(frames: list[tuple[Subscriber, bytes]]) -> None:
-        for sub, data in frames:
-            sub.push(data)
-
-    def _sync_frame(self, sub: Subscriber, last_seq: int | None) -> bytes:
-        svc = self.service
-        seat = None if sub.watcher else svc.seat_of(sub.guest)
-        body = svc.full_view(seat)
-        body["type"] = "sync"
-        missed: list[Any] | None = None
-        if last_seq is not None and self.recent:
-            if last_seq >= svc.seq:
-                missed = []
-            elif last_seq + 1 >= self.recent.first:
-                after = self.recent.after(last_seq)
-                missed = [msgspec.json.decode(f) | {"seq": s} for s, f in after]
-        body["missed"] = missed
-        body["spectators"] = self.spectators()
-        body["rematch"] = None if self.rematch is None else self.rematch.to_json(svc.seats)
-        body["ratings"] = self.seat_ratings
-        body["rating"] = self.rated
-        return frame(body)
-
-
-def _same(a: ThinkRequest, b: ThinkRequest) -> bool:
-    """The same question: same key (position version, seat, kind, bot, seed) and the same view."""
-    return a is b or (a.key == b.key and a.view == b.view)
