@@ -4,9 +4,10 @@ SQLite is the default (``sqlite:///tranque.db``, in WAL mode); PostgreSQL is a U
 (``postgresql://...`` runs on asyncpg). The schema is created and upgraded in place by the Alembic
 migrations in ``tranque/store/migrations``, run at start-up.
 
-Appends are group-committed: every table owner waiting on ``append`` at the same moment shares one
-transaction, and each returns only once that transaction is committed. An owner sends nothing
-before its entries are durable, so nothing a client saw can be lost by a crash.
+Appends are group-committed (``LogWriter``, store/writer.py): every table owner waiting on
+``append`` at the same moment shares one transaction, and each returns only once that transaction
+is committed. An owner sends nothing before its entries are durable, so nothing a client saw can
+be lost by a crash.
 
 On SQLite every statement runs on the event loop's own thread, through one connection. In WAL
 mode with ``synchronous=NORMAL`` a commit is a write to the operating system's cache (no fsync:
@@ -23,7 +24,7 @@ import asyncio
 import contextlib
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -37,39 +38,15 @@ from sqlalchemy.pool import StaticPool
 from tranque.store import ledger
 from tranque.store.schema import events, games, guests, leases, meta, tables
 from tranque.store.settle import seat_guests, settle
-from tranque.table.ports import Entry, LeaseLost
+from tranque.store.writer import Append, LogWriter, lease_lost
+from tranque.table.ports import Entry
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-MAX_GROUP = 2000  # rows per group commit
-INSERT_EVENT = (
-    "INSERT INTO events (table_id, seq, type, payload, ts, epoch) VALUES (?, ?, ?, ?, ?, ?)"
-)
-# One statement for a whole group on PostgreSQL: the columns as arrays; rows with an epoch are
-# written only while their table's lease has it (see ``Store._write_pg``).
-INSERT_FENCED_PG = """
-WITH e AS (
-    SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::int[])
-        AS e(table_id, seq, type, payload, ts, epoch)
-), held AS (
-    SELECT table_id, epoch FROM leases
-    WHERE table_id IN (SELECT table_id FROM e WHERE epoch IS NOT NULL)
-    FOR SHARE
-), ins AS (
-    INSERT INTO events (table_id, seq, type, payload, ts, epoch)
-    SELECT e.* FROM e
-    WHERE e.epoch IS NULL
-       OR EXISTS (SELECT 1 FROM held WHERE held.table_id = e.table_id AND held.epoch = e.epoch)
-    RETURNING table_id
-)
-SELECT DISTINCT table_id FROM ins
-"""
 # Every node migrating at once waits its turn on this lock, then finds the schema up to date.
 MIGRATION_LOCK = 0x7472616E717565  # "tranque"
 
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.decode
-
-Append = tuple[str, Sequence[Entry], int | None, "asyncio.Future[None]"]
 
 
 def async_url(url: str) -> str:
@@ -112,7 +89,7 @@ class _OnLoop:
         return self.conn.execute(statement, params)
 
 
-class Store:
+class Store(LogWriter):
     def __init__(
         self, engine: AsyncEngine | None, sqlite_path: str | None = None, pg_dsn: str = ""
     ) -> None:
@@ -240,93 +217,6 @@ class Store:
 
     # -- the event log --------------------------------------------------------------------------
 
-    async def append(
-        self, table_id: str, entries: Sequence[Entry], epoch: int | None = None
-    ) -> None:
-        if self._writer is None:
-            self.start()
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((table_id, entries, epoch, fut))
-        await fut
-
-    async def _write_loop(self) -> None:
-        closing = False
-        while not closing:
-            first = await self._queue.get()
-            if first is None:
-                return
-            group = [first]
-            rows = len(first[1])
-            while not self._queue.empty() and rows < MAX_GROUP:
-                item = self._queue.get_nowait()
-                if item is None:
-                    closing = True
-                    break
-                group.append(item)
-                rows += len(item[1])
-            try:
-                fenced = await self._write(group)
-            except Exception:
-                # One table's bad append (a sequence number stored twice) must not fail the
-                # others that shared its transaction: write each on its own and tell each.
-                for item in group:
-                    try:
-                        fenced = await self._write([item])
-                    except Exception as exc:  # this waiter learns of it; nothing is sent
-                        _settle(item[3], exc)
-                    else:
-                        _settle(item[3], _lost(item[0]) if fenced else None)
-                continue
-            for table_id, _, _, fut in group:
-                _settle(fut, _lost(table_id) if table_id in fenced else None)
-
-    async def _write(self, group: list[Append]) -> set[str]:
-        """Write the group in one transaction; return the tables whose appends were refused
-        because their lease has another epoch now (those rows are not written)."""
-        raw = self._raw
-        fenced: set[str] = set()
-        if raw is not None:
-            try:
-                fenced = _fenced_sqlite(raw, group)
-                raw.executemany(INSERT_EVENT, _rows(group, fenced))
-                raw.commit()
-            except BaseException:
-                raw.rollback()
-                raise
-        else:
-            fenced = await self._write_pg(group)
-        self.commits += 1
-        return fenced
-
-    async def _write_pg(self, group: list[Append]) -> set[str]:
-        """The group commit on PostgreSQL: one statement, one round trip, on the writer's own
-        asyncpg connection (SQLAlchemy's engine spent most of a move's time here: a checkout, a
-        ping, a compiled statement, four round trips per group).
-
-        The statement locks the leases of the group's fenced tables ``FOR SHARE`` and inserts
-        only the rows whose epoch is their lease's: a takeover (which updates the lease row)
-        waits for it, and if the takeover came first PostgreSQL re-reads the row and sees the
-        new epoch. It answers the tables it wrote; a fenced table not among them was refused.
-        """
-        con = self._pg_writer
-        if con is None or con.is_closed():
-            import asyncpg
-
-            con = self._pg_writer = await asyncpg.connect(self._pg_dsn, timeout=10)
-        wanted = {tid for tid, _, epoch, _ in group if epoch is not None}
-        rows = _rows(group, set())
-        if not rows:
-            return set()
-        try:
-            written = await con.fetch(INSERT_FENCED_PG, *(list(c) for c in zip(*rows, strict=True)))
-        except BaseException:
-            # A connection that failed mid-statement is not trusted again.
-            with contextlib.suppress(Exception):
-                await con.close(timeout=1)
-            self._pg_writer = None
-            raise
-        return wanted - {r["table_id"] for r in written}
-
     async def load_events(self, table_id: str, upto: int | None = None) -> list[Entry]:
         """The table's log in order; with ``upto``, only the entries with ``seq <= upto``."""
         q = (
@@ -383,7 +273,7 @@ class Store:
                     leases.delete().where(leases.c.table_id == table_id, leases.c.epoch == epoch)
                 )
                 if gone.rowcount != 1:
-                    raise _lost(table_id)
+                    raise lease_lost(table_id)
             await conn.execute(
                 games.insert().values(
                     table_id=table_id, record=_encode(record).decode(), finished=now
@@ -495,39 +385,6 @@ class Store:
     async def add_guest(self, guest_id: str, nickname: str, ts: float) -> None:
         async with self._begin() as conn:
             await conn.execute(guests.insert().values(id=guest_id, nickname=nickname, created=ts))
-
-
-def _settle(fut: asyncio.Future[None], exc: BaseException | None) -> None:
-    if fut.done():
-        return
-    if exc is None:
-        fut.set_result(None)
-    else:
-        fut.set_exception(exc)
-
-
-def _lost(table_id: str) -> LeaseLost:
-    return LeaseLost(f"table {table_id!r} is owned by another node now: nothing was appended")
-
-
-def _rows(group: list[Append], fenced: set[str]) -> list[tuple[Any, ...]]:
-    return [
-        (table_id, e.seq, e.type, _encode(e.data).decode(), e.ts, epoch)
-        for table_id, entries, epoch, _ in group
-        if table_id not in fenced
-        for e in entries
-    ]
-
-
-def _fenced_sqlite(raw: sqlite3.Connection, group: list[Append]) -> set[str]:
-    """The fencing check on SQLite (one writer at a time: no lock needed to read the lease)."""
-    fenced = set()
-    for table_id, _, epoch, _ in group:
-        if epoch is not None:
-            row = raw.execute("SELECT epoch FROM leases WHERE table_id = ?", (table_id,)).fetchone()
-            if row is None or row[0] != epoch:
-                fenced.add(table_id)
-    return fenced
 
 
 async def open_store(url: str, *, migrate: bool = True) -> Store:
