@@ -24,9 +24,6 @@ type) is in table/model.py.
 
 from __future__ import annotations
 
-import logging
-from dataclasses import replace
-
 from tranque.table.apply import TableApply
 from tranque.table.checks import TableChecks
 from tranque.table.due import TableDue
@@ -42,8 +39,6 @@ from tranque.table.model import (
 )
 from tranque.table.ports import Entry
 from tranque.table.views import TableViews
-
-log = logging.getLogger("tranque.table")
 
 
 class TableService(TableChecks, TableDue, TableApply, TableViews):
@@ -67,7 +62,6 @@ __all__ = [
     "TableSettings",
     "fixed_seeds",
     "rebuild",
-    "replace",
     "resolve_bot_name",
     "secure_seeds",
 ]
