@@ -23,6 +23,7 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tranque.server.direct import keep_raw_send
 from tranque.server.http_schemas import MAX_BODY, HttpError
 
 CSP = (
@@ -66,6 +67,8 @@ class EdgeMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
+            if scope["type"] == "websocket":
+                keep_raw_send(scope, send)
             await self.app(scope, receive, send)
             return
         path: str = scope.get("path", "")

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket
 
 from tranque.club.matching import NEUTRAL_RATING, Ticket
 from tranque.club.ports import QueueError
+from tranque.server.direct import DirectWrite, direct_writer
 from tranque.server.edge import Limits, client_address, origin_allowed
 from tranque.server.http_schemas import HttpError
 from tranque.server.protocol import (
@@ -56,8 +57,10 @@ class Connection:
     pushed for every recipient of every event, and the plain deque is the cheaper of the two.
     """
 
-    def __init__(self, ws: WebSocket, limit: int) -> None:
+    def __init__(self, ws: WebSocket, limit: int, direct: DirectWrite | None = None) -> None:
         self.ws = ws
+        self.direct = direct  # writes a frame now when nothing waits ahead of it (direct.py)
+        self.sending = False  # the writer is sending a frame of the queue
         self.guest: str | None = None
         self.nickname = "guest"
         self.watcher = False
@@ -78,6 +81,9 @@ class Connection:
 
     def push(self, frame_: bytes) -> None:
         if self.closing:
+            return
+        direct = self.direct
+        if direct is not None and not self.pending and not self.sending and direct(frame_):
             return
         if len(self.pending) >= self.limit:
             self.dropped = True
@@ -110,7 +116,11 @@ class Connection:
                     with contextlib.suppress(Exception):
                         await self.ws.close(code=self.close_code, reason=self.close_reason)
                     return
-                await send({"type": "websocket.send", "text": item.decode()})
+                self.sending = True
+                try:
+                    await send({"type": "websocket.send", "text": item.decode()})
+                finally:
+                    self.sending = False
             self._idle = loop.create_future()
             await self._idle
             self._idle = None
@@ -177,7 +187,7 @@ class Sockets:
 
     async def _loop(self, ws: WebSocket) -> None:
         cfg = self.server.config
-        conn = Connection(ws, cfg.queue_limit)
+        conn = Connection(ws, cfg.queue_limit, direct_writer(ws.scope))
         writer = asyncio.create_task(conn.write_loop())
         self.open[conn] = writer
         bucket = Bucket(cfg.rate, cfg.burst)

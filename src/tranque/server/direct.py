@@ -1,0 +1,68 @@
+"""Text frames handed straight to uvicorn's sans-I/O WebSocket protocol, past the ASGI ``send``.
+
+A move sends about five frames (four recipients and an ack), and through ASGI each one costs a
+wake-up of the socket's writer task, three coroutines (Starlette's state check, uvicorn's
+``send`` and its wait on the writable event), a dict, and our bytes decoded to ``str`` only to be
+encoded back. The frame itself is made by websockets' ``ServerProtocol`` either way: here we call
+it ourselves, on the same protocol object, when nothing of that socket's is queued ahead of the
+frame and its transport takes writes, so the bytes on the wire (compression included, when it
+was negotiated) are exactly what the ASGI path sends.
+
+Everything else goes through ASGI as before: the handshake, the close, and any frame while the
+transport is paused (a slow reader: the frames wait in the connection's queue, whose limit
+closes a socket that does not keep up), or while a frame of the queue is being sent. When the
+server runs another WebSocket implementation (``--ws-impl websockets``) there is no such
+protocol object and every frame takes the ASGI path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from starlette.types import Scope, Send
+
+RAW_SEND = "tranque.raw_send"  # the scope key under which the edge keeps the server's own send
+
+DirectWrite = Callable[[bytes], bool]
+
+
+def keep_raw_send(scope: Scope, send: Send) -> None:
+    """Called by the outermost middleware for a WebSocket scope: the ``send`` it gets is the
+    server's own (Starlette's exception handling wraps it further in)."""
+    scope[RAW_SEND] = send
+
+
+def direct_writer(scope: Scope) -> DirectWrite | None:
+    """A function that writes one text frame now and says whether it could; None where the
+    server's WebSocket protocol is not uvicorn's sans-I/O one."""
+    proto: Any = getattr(scope.get(RAW_SEND), "__self__", None)
+    if proto is None or not _is_sansio(proto):
+        return None
+    from websockets.exceptions import InvalidState
+
+    conn = proto.conn
+    transport = proto.transport
+    writable = proto.writable
+
+    def write(data: bytes) -> bool:
+        if proto.close_sent or proto.disconnected or not writable.is_set():
+            return False
+        if transport.is_closing():
+            return False
+        try:
+            conn.send_text(data)
+        except InvalidState:  # closing or closed: the reader will see the disconnect
+            return False
+        transport.write(b"".join(conn.data_to_send()))
+        return True
+
+    return write
+
+
+def _is_sansio(proto: object) -> bool:
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    except ImportError:  # an older uvicorn: the ASGI path only
+        return False
+    return isinstance(proto, WebSocketsSansIOProtocol)
