@@ -91,16 +91,19 @@ class Analyst:
         self.busy = busy
         self.load = ProcessLoad()
         self.waits = 0  # times a game's analysis waited for the node to be less busy
+        self.stopping = False
 
     def start(self) -> None:
         if self.slots <= 0:
             return  # ``serve --analysis 0``: this node analyses nothing; the others do
         if self.task is None:
+            self.stopping = False
             self.task = asyncio.create_task(self._watch(), name="analyst")
 
     async def close(self) -> None:
         """Stop looking and stop waiting: a part being analysed stays claimed, and is taken
         over once its claim is stale (or at once by this node when it starts again)."""
+        self.stopping = True  # the watch ends at its next turn even if a cancellation is lost
         tasks = [t for t in (self.task, *self.running.values()) if t is not None]
         for t in tasks:
             t.cancel()
@@ -118,7 +121,7 @@ class Analyst:
 
     async def _watch(self) -> None:
         first = True
-        while True:
+        while not self.stopping:
             self.load.share()  # sampled every poll, so that it speaks of the last second
             try:
                 await self._look(first)
@@ -128,8 +131,12 @@ class Analyst:
             except Exception:  # the database away: look again later
                 log.exception("the analyst could not look for games to analyse")
             self.wake.clear()
+            # Not ``asyncio.wait_for``: on Python 3.11 it swallows a cancellation that arrives
+            # as the event is set (a part just analysed pokes it), and ``close`` then waited on
+            # a watch that went on looking for ever. ``asyncio.timeout`` lets it through.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), self.poll)
+                async with asyncio.timeout(self.poll):
+                    await self.wake.wait()
 
     def _free(self) -> int:
         return self.slots - len(self.running)
