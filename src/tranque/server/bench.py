@@ -19,6 +19,7 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -80,11 +81,25 @@ def stop_process(proc: subprocess.Popen[str] | None) -> None:
                 pipe.close()
 
 
+def _profile(spy: str, pid: int, seconds: float, out: str) -> subprocess.Popen[str]:
+    """py-spy sampling the server (not its workers) for the measured seconds, 200 times a
+    second, into ``out`` as collapsed stacks (one line per stack and its count: ``grep``,
+    ``flamegraph.pl`` or a few lines of Python read them)."""
+    cmd = [spy, "record", "-p", str(pid), "-r", "200", "-d", str(max(1, int(seconds)))]
+    cmd += ["-f", "raw", "-o", out, "--nonblocking"]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+
+
 def run_bench(args: argparse.Namespace) -> int:
     import psutil
 
     if args.tables < 1 and args.practice < 1:
         raise CommandError("--tables (or --practice) must be at least 1")
+    spy = None
+    if getattr(args, "profile", None):
+        spy = shutil.which("py-spy")
+        if spy is None:
+            raise CommandError("--profile needs py-spy on PATH (pip install py-spy)")
     if args.tables < 0 or args.practice < 0:
         raise CommandError("--tables and --practice count tables: 0 or more")
     tmp = tempfile.mkdtemp(prefix="tranque-bench-")
@@ -101,6 +116,7 @@ def run_bench(args: argparse.Namespace) -> int:
     if getattr(args, "ws_impl", None):
         extra += ["--ws-impl", args.ws_impl]
     load: subprocess.Popen[str] | None = None
+    profiler: subprocess.Popen[str] | None = None
     result: dict[str, Any] = {}
     server, base = start_server(db, extra)
     try:
@@ -135,6 +151,8 @@ def run_bench(args: argparse.Namespace) -> int:
                 workers = proc.children(recursive=True)
                 cpu0, wcpu0, lcpu0 = cpu_seconds([proc]), cpu_seconds(workers), cpu_seconds([lproc])
                 t0 = time.perf_counter()
+                if spy is not None:
+                    profiler = _profile(spy, server.pid, args.seconds, args.profile)
             elif msg.get("phase") == "done" and t0:
                 wall = time.perf_counter() - t0
                 result["server_cpu_percent"] = round(100 * (cpu_seconds([proc]) - cpu0) / wall, 1)
@@ -148,7 +166,10 @@ def run_bench(args: argparse.Namespace) -> int:
             elif "result" in msg:
                 result.update(msg["result"])
         load.wait(timeout=60)
+        if profiler is not None:
+            profiler.wait(timeout=60)
     finally:
+        stop_process(profiler)
         stop_process(load)
         stop_process(server)
     result["tables"] = args.tables

@@ -236,6 +236,13 @@ def register(subparsers: Any) -> None:
         help="the server's WebSocket protocol (its default: websockets-sansio)",
     )
     sb.add_argument("--db", default=None, help="database URL (a temporary SQLite file)")
+    sb.add_argument(
+        "--profile",
+        default=None,
+        metavar="FILE",
+        help="sample the server with py-spy (on PATH) during the measured seconds; "
+        "collapsed stacks to FILE",
+    )
     sb.add_argument("--json", action="store_true", help="print the figures as JSON")
     sb.set_defaults(func=_run_bench)
 

@@ -17,6 +17,7 @@ protocol object and every frame takes the ASGI path.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -34,8 +35,15 @@ def keep_raw_send(scope: Scope, send: Send) -> None:
 
 
 def direct_writer(scope: Scope) -> DirectWrite | None:
-    """A function that writes one text frame now and says whether it could; None where the
-    server's WebSocket protocol is not uvicorn's sans-I/O one."""
+    """A function that frames one text frame now and says whether it could; None where the
+    server's WebSocket protocol is not uvicorn's sans-I/O one.
+
+    The frame's bytes wait in the protocol's outgoing buffer until the next turn of the loop,
+    when one ``transport.write`` sends everything the socket was given in the turn before: a
+    move's event and the ack its player is sent after it leave in one system call, not two.
+    Whatever uvicorn writes itself meanwhile (a ping, a close, a frame of the ASGI path) takes
+    the buffer's bytes with it, in order, since it drains the same buffer.
+    """
     proto: Any = getattr(scope.get(RAW_SEND), "__self__", None)
     if proto is None or not _is_sansio(proto):
         return None
@@ -44,8 +52,20 @@ def direct_writer(scope: Scope) -> DirectWrite | None:
     conn = proto.conn
     transport = proto.transport
     writable = proto.writable
+    loop = asyncio.get_running_loop()
+    corked = False  # a flush is due at the next turn
+
+    def flush() -> None:
+        nonlocal corked
+        corked = False
+        if proto.disconnected or transport.is_closing():
+            return
+        data = b"".join(conn.data_to_send())
+        if data:
+            transport.write(data)
 
     def write(data: bytes) -> bool:
+        nonlocal corked
         if proto.close_sent or proto.disconnected or not writable.is_set():
             return False
         if transport.is_closing():
@@ -54,7 +74,9 @@ def direct_writer(scope: Scope) -> DirectWrite | None:
             conn.send_text(data)
         except InvalidState:  # closing or closed: the reader will see the disconnect
             return False
-        transport.write(b"".join(conn.data_to_send()))
+        if not corked:
+            corked = True
+            loop.call_soon(flush)
         return True
 
     return write
