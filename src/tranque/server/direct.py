@@ -82,6 +82,45 @@ def direct_writer(scope: Scope) -> DirectWrite | None:
     return write
 
 
+def direct_reader(scope: Scope, take: Callable[[str], bool]) -> Callable[[bool], None] | None:
+    """Text messages handed to ``take`` from uvicorn's sans-I/O protocol as they are parsed,
+    past the ASGI ``receive``; None where the server's WebSocket protocol is not that one.
+
+    Through ASGI a message wakes the socket's reader task through a queue and four coroutines,
+    and uvicorn pauses the socket's reading until the task asks again (two system calls). Here,
+    while the reader task waits on an empty queue (the returned function says when it does),
+    a whole text frame goes to ``take`` at once, on the protocol's callback; ``take`` answers
+    False for a message it will not handle there, which then takes the ASGI path, like every
+    message that comes while the reader is busy or another waits in the queue: so messages are
+    handled in the order they came. Fragments, binary frames, bad UTF-8 and closes take the ASGI
+    path too. ``take`` must not raise and must not wait.
+    """
+    proto: Any = getattr(scope.get(RAW_SEND), "__self__", None)
+    if proto is None or not _is_sansio(proto):
+        return None
+    queue = proto.queue
+    asgi_text = proto.handle_text
+    waiting = False
+
+    def handle_text(event: Any) -> None:
+        if waiting and event.fin and not proto.close_sent and queue.empty():
+            try:
+                text = event.data.decode()
+            except UnicodeDecodeError:
+                pass  # uvicorn closes with 1007
+            else:
+                if take(text):
+                    return
+        asgi_text(event)
+
+    def reader_waits(now: bool) -> None:
+        nonlocal waiting
+        waiting = now
+
+    proto.handle_text = handle_text
+    return reader_waits
+
+
 def _is_sansio(proto: object) -> bool:
     try:
         from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket
 
 from tranque.club.matching import NEUTRAL_RATING, Ticket
 from tranque.club.ports import QueueError
-from tranque.server.direct import DirectWrite, direct_writer
+from tranque.server.direct import DirectWrite, direct_reader, direct_writer
 from tranque.server.edge import Limits, client_address, origin_allowed
 from tranque.server.http_schemas import HttpError
 from tranque.server.protocol import (
@@ -48,6 +48,8 @@ log = logging.getLogger("tranque.server")
 PARTY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # what ``POST /api/parties`` gives
 GOING_AWAY = 1001
 POLICY_VIOLATION = 1008
+INTERNAL_ERROR = 1011
+STOP = object()  # ``Sockets._take``: the socket refused too many messages for its rate
 
 
 class Connection:
@@ -126,11 +128,14 @@ class Connection:
             self._idle = None
 
 
-class Bucket:
+class Gate:
+    """A socket's rate: a token bucket, and the messages it refused (``strikes``)."""
+
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst = rate, burst
         self.tokens = burst
         self.t = time.monotonic()
+        self.strikes = 0
 
     def take(self) -> bool:
         now = time.monotonic()
@@ -190,41 +195,35 @@ class Sockets:
         conn = Connection(ws, cfg.queue_limit, direct_writer(ws.scope))
         writer = asyncio.create_task(conn.write_loop())
         self.open[conn] = writer
-        bucket = Bucket(cfg.rate, cfg.burst)
-        strikes = 0
+        gate = Gate(cfg.rate, cfg.burst)
+        # At a table, the messages that come while this task waits are handled as they are
+        # parsed, on uvicorn's callback (direct.py); the others come through ``receive``.
+        waits = direct_reader(ws.scope, lambda raw: self._at_once(conn, gate, raw))
         try:
             while True:
+                if waits is not None:
+                    waits(True)
                 message = await ws.receive()
+                if waits is not None:
+                    waits(False)
                 if message["type"] == "websocket.disconnect":
                     break
-                raw = message.get("text")
-                if not bucket.take():
-                    strikes += 1
-                    if strikes > cfg.strikes:
-                        # The frames already queued go out first, then the close.
-                        conn.close(POLICY_VIOLATION, "rate limit")
-                        with contextlib.suppress(Exception):
-                            await asyncio.wait_for(asyncio.shield(writer), 5)
-                        return
-                    peek = _peek_id(raw) if raw is not None else None
-                    conn.push(error_frame("rate_limited", "too many messages: slow down", peek))
-                    continue
-                if raw is None:
-                    conn.push(
-                        error_frame("malformed", "messages are JSON in text frames, not binary")
-                    )
-                    continue
-                try:
-                    msg = parse(raw)
-                except ProtocolError as exc:
-                    conn.push(error_frame(exc.code, exc.message, exc.cid))
-                    continue
-                await self._dispatch(conn, msg)
+                msg = self._take(conn, gate, message.get("text"))
+                if msg is STOP:
+                    # The frames already queued go out first, then the close.
+                    conn.close(POLICY_VIOLATION, "rate limit")
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(asyncio.shield(writer), 5)
+                    return
+                if msg is not None:
+                    await self._dispatch(conn, msg)
                 if writer.done():
                     break
         except Exception:  # a broken socket ends this connection only
             log.debug("connection ended", exc_info=True)
         finally:
+            if waits is not None:
+                waits(False)
             self.open.pop(conn, None)
             await self._leave_club(conn)
             if conn.watcher and conn.owner is not None:
@@ -235,6 +234,44 @@ class Sockets:
                 writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(writer, 5)
+
+    def _take(self, conn: Connection, gate: Gate, raw: str | None) -> Any:
+        """A message's checks (the rate, text not binary, the schema) and, at a table, its
+        handling, which never waits. Returns a message still to dispatch (before the hello:
+        its handling may wait on the club), ``STOP`` once the rate's strikes are spent, or
+        None."""
+        if not gate.take():
+            gate.strikes += 1
+            if gate.strikes > self.server.config.strikes:
+                return STOP
+            peek = _peek_id(raw) if raw is not None else None
+            conn.push(error_frame("rate_limited", "too many messages: slow down", peek))
+            return None
+        if raw is None:
+            conn.push(error_frame("malformed", "messages are JSON in text frames, not binary"))
+            return None
+        try:
+            msg = parse(raw)
+        except ProtocolError as exc:
+            conn.push(error_frame(exc.code, exc.message, exc.cid))
+            return None
+        if conn.owner is not None:
+            self._at_table(conn, msg)
+            return None
+        return msg
+
+    def _at_once(self, conn: Connection, gate: Gate, raw: str) -> bool:
+        """A message handled on uvicorn's callback (``direct_reader``): only at a table, where
+        nothing waits; False leaves it to the reader task."""
+        if conn.owner is None or conn.closing:
+            return False
+        try:
+            if self._take(conn, gate, raw) is STOP:
+                conn.close(POLICY_VIOLATION, "rate limit")  # the reader then sees the close
+        except Exception:  # as on the reader task: this connection ends, nothing else
+            log.exception("a message could not be handled")
+            conn.close(INTERNAL_ERROR, "internal error")
+        return True
 
     async def _leave_club(self, conn: Connection) -> None:
         """A closed socket leaves the lobby and the queue: closing the page is leaving."""
@@ -252,9 +289,6 @@ class Sockets:
         server = self.server
         assert server.identity is not None and server.board is not None
         assert server.quick is not None
-        if conn.owner is not None:
-            conn.push(error_frame("already_joined", "this connection is at a table already"))
-            return
         if isinstance(msg, Lobby):
             if not conn.in_lobby:
                 conn.in_lobby = True
@@ -341,15 +375,16 @@ class Sockets:
             del self.spectators[table_id]
 
     async def _dispatch(self, conn: Connection, msg: Any) -> None:
+        """A message of a socket not at a table yet: the club's, the hello, a ping."""
         server = self.server
         assert server.identity is not None and server.lobby is not None
+        if conn.owner is not None:
+            self._at_table(conn, msg)
+            return
         if isinstance(msg, (Lobby, Queue, Unqueue)):
             await self._club(conn, msg)
             return
         if isinstance(msg, Hello):
-            if conn.owner is not None:
-                conn.push(error_frame("already_joined", "this connection has joined a table"))
-                return
             who = await self._who(conn, msg.token)
             if who is None:
                 return
@@ -384,15 +419,28 @@ class Sockets:
         if isinstance(msg, Ping):
             conn.push(frame({"type": "pong", "id": msg.id, "ts": time.time()}))
             return
-        if conn.owner is None:
-            conn.push(
-                error_frame(
-                    "unauthenticated", "say hello (token and table) first", getattr(msg, "id", None)
-                )
+        conn.push(
+            error_frame(
+                "unauthenticated", "say hello (token and table) first", getattr(msg, "id", None)
             )
+        )
+
+    @staticmethod
+    def _at_table(conn: Connection, msg: Any) -> None:
+        """A message of a socket at a table: nothing here waits (``Sockets._at_once``)."""
+        owner = conn.owner
+        assert owner is not None
+        if isinstance(msg, (Lobby, Queue, Unqueue)):
+            conn.push(error_frame("already_joined", "this connection is at a table already"))
+            return
+        if isinstance(msg, Hello):
+            conn.push(error_frame("already_joined", "this connection has joined a table"))
+            return
+        if isinstance(msg, Ping):
+            conn.push(frame({"type": "pong", "id": msg.id, "ts": time.time()}))
             return
         if isinstance(msg, Sync):
-            conn.owner.sync(conn, msg.last_seq)
+            owner.sync(conn, msg.last_seq)
             return
         if conn.watcher:
             conn.push(error_frame("spectator", "spectators only watch", getattr(msg, "id", None)))
@@ -401,7 +449,7 @@ class Sockets:
         body["type"] = type(msg).__struct_config__.tag
         if body["type"] == "sit":
             body["nickname"] = conn.nickname
-        conn.owner.command(conn, body)
+        owner.command(conn, body)
 
     async def drain(self, code: int = GOING_AWAY, reason: str = "server shutting down") -> None:
         """Close every socket with ``code`` after the frames already queued for it."""
