@@ -60,3 +60,31 @@ def test_a_sequence_number_is_never_stored_twice(tmp_path: Path) -> None:
         await store.close()
 
     asyncio.run(go())
+
+
+def test_the_sqlite_log_starts_over_under_a_steady_stream_of_commits(tmp_path: Path) -> None:
+    """Checkpoints run beside the commits; the log (the WAL file) must still start over from
+    its beginning, not grow with every commit for as long as the commits keep coming."""
+    db = tmp_path / "w.db"
+    wal = Path(f"{db}-wal")
+    payload = {"pad": "x" * 3000}  # a page or so per row
+
+    async def go() -> tuple[int, int]:
+        store = await open_store(f"sqlite:///{db}")
+        store.checkpoint_every = 0.02
+        await store.create_table("t", "g", {})
+        written = 0
+        for i in range(1, 2001):  # one commit each: about 8 MB of log in all
+            await store.append("t", [Entry(i, "e", payload, float(i))])
+            written += 1
+            if i % 20 == 0:
+                await asyncio.sleep(0.002)  # the checkpoints' thread gets its turns
+        biggest = wal.stat().st_size
+        await store.close()
+        return written, biggest
+
+    written, biggest = asyncio.run(go())
+    assert written == 2000
+    # Without a restart the log holds every commit's pages (34 MB when it was so); starting
+    # over after each checkpoint it held 3.2 MB at most.
+    assert biggest < 12 * 2**20, biggest
