@@ -51,6 +51,10 @@ class TableState:
         self._checked: tuple[int, int, str, GameState] | None = None  # see _cmd_play
         self._over_of: MatchState | None = None  # the match ``_over`` was worked out for
         self._over = False
+        # Each seat's tiles as sent, and the mask they were written from: a seat's tiles go out
+        # with every event but change about once a hand (a shared cache of masks was too small
+        # for thousands of tables, and missed).
+        self._tile_texts: list[tuple[int, str]] = [(-1, "")] * 4
 
     # -- reading --------------------------------------------------------------------------------
 

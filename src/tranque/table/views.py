@@ -154,9 +154,12 @@ class TableViews(TableState):
                 fair_due = {"hand": fair.hand, "do": "commit"}
             elif fair.stage == "reveal" and fair.commits[seat] and fair.seeds[seat] is None:
                 fair_due = {"hand": fair.hand, "do": "reveal"}
+        written = self._tile_texts[seat]
+        if written[0] != mine:
+            written = self._tile_texts[seat] = (mine, format_tiles(mine))
         return {
             "seat": seat,
-            "tiles": format_tiles(mine),
+            "tiles": written[1],
             "legal": legal,
             "redeal": acting and phase is Phase.REDEAL and seat in game.redeal_eligible(),
             "choosing": (
