@@ -172,6 +172,7 @@ def run_bench(args: argparse.Namespace) -> int:
         stop_process(profiler)
         stop_process(load)
         stop_process(server)
+        shutil.rmtree(tmp, ignore_errors=True)  # the temporary database (its log is large)
     result["tables"] = args.tables
     result["practice_tables"] = args.practice
     result["rate_per_table"] = args.rate or "flat out"
