@@ -107,20 +107,26 @@ def test_every_kind_of_bad_input_is_refused_and_changes_nothing(server: Any) -> 
     asyncio.run(go())
 
 
+async def flood(ws: Any, n: int = 200) -> list[dict[str, Any]]:
+    """Send ``n`` pings without reading, then read every reply until the socket is closed."""
+    replies = []
+    try:
+        for i in range(n):
+            await ws.send(json.dumps({"type": "ping", "id": f"p{i}"}))
+        async for text in ws:
+            replies.append(json.loads(text))
+    except websockets.ConnectionClosed:
+        pass
+    return replies
+
+
 def test_a_flood_gets_refused_then_closed_with_policy_violation(server_factory: Any) -> None:
     sp = server_factory("--rate", "10")
 
     async def go() -> None:
         url = sp.base.replace("http", "ws", 1) + "/ws"
         async with websockets.connect(url) as ws:
-            replies = []
-            try:
-                for i in range(200):
-                    await ws.send(json.dumps({"type": "ping", "id": f"p{i}"}))
-                async for text in ws:
-                    replies.append(json.loads(text))
-            except websockets.ConnectionClosed:
-                pass
+            replies = await flood(ws)
             assert ws.close_code == 1008
         kinds = [r.get("code") or r["type"] for r in replies]
         # The burst (three seconds' worth at --rate 10) is answered in order, then refused...

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import websockets
+from test_server_bad_input import flood
 
 from tranque.client import create_table, new_guest
 
@@ -77,7 +78,7 @@ def test_frames_of_one_read_are_answered_in_order_whichever_path_each_takes(
                 ws.protocol.send_binary(b"{}")
                 ws.protocol.send_text(json.dumps({"type": "ping", "id": str(i)}).encode())
             ws.transport.write(b"".join(ws.protocol.data_to_send()))  # one write, one read
-            got = []
+            got: list[str] = []
             while len(got) < 10:
                 reply = json.loads(await asyncio.wait_for(ws.recv(), 30))
                 got.append(reply.get("code") or f"pong {reply.get('id')}")
@@ -95,18 +96,11 @@ def test_a_flood_at_a_table_is_refused_then_closed_with_policy_violation(
     async def go() -> None:
         guest = await new_guest(server.base)
         table = (await create_table(server.base, guest["token"], practice=False))["table"]
-        replies: list[dict[str, Any]] = []
         async with websockets.connect(_ws_url(server.base), open_timeout=30) as ws:
             await ws.send(json.dumps({"type": "hello", "token": guest["token"], "table": table}))
             while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "sync":
                 pass
-            try:
-                for i in range(200):
-                    await ws.send(json.dumps({"type": "ping", "id": f"p{i}"}))
-                async for text in ws:
-                    replies.append(json.loads(text))
-            except websockets.ConnectionClosed:
-                pass
+            replies = await flood(ws)
             assert ws.close_code == 1008
         kinds = [r.get("code") or r["type"] for r in replies]
         first_refusal = kinds.index("rate_limited")
