@@ -134,17 +134,29 @@ async def settle(
     now = {r.guest: Skill(r.mu, r.sigma, r.games) for r in held}
     before = [now[people[s]] for s in range(4)]
     after = rate(before, outcome.winner, outcome.pollona)
-    for s in range(4):
-        g, b, a = people[s], before[s], after[s]
-        await conn.execute(
-            ratings.update()
-            .where(ratings.c.guest == g, ratings.c.preset == preset)
-            .values(mu=a.mu, sigma=a.sigma, games=a.games, updated=ts)
-        )
-        await conn.execute(
-            rating_changes.insert().values(
-                table_id=table_id, guest=g, preset=preset, mu_before=b.mu,
-                sigma_before=b.sigma, mu_after=a.mu, sigma_after=a.sigma, games=a.games, ts=ts,
-            )
-        )  # fmt: skip
+    # One statement for the four ratings and one for their changes (executemany), in seat order.
+    await conn.execute(
+        ratings.update()
+        .where(ratings.c.guest == sa.bindparam("who"), ratings.c.preset == sa.bindparam("of"))
+        .values(
+            mu=sa.bindparam("new_mu"),
+            sigma=sa.bindparam("new_sigma"),
+            games=sa.bindparam("new_games"),
+            updated=sa.bindparam("when"),
+        ),
+        [
+            {"who": people[s], "of": preset, "new_mu": a.mu, "new_sigma": a.sigma,
+             "new_games": a.games, "when": ts}
+            for s, a in enumerate(after)
+        ],
+    )  # fmt: skip
+    await conn.execute(
+        rating_changes.insert(),
+        [
+            {"table_id": table_id, "guest": people[s], "preset": preset, "mu_before": b.mu,
+             "sigma_before": b.sigma, "mu_after": a.mu, "sigma_after": a.sigma,
+             "games": a.games, "ts": ts}
+            for s, (b, a) in enumerate(zip(before, after, strict=True))
+        ],
+    )  # fmt: skip
     return changes(preset, [(s, before[s], after[s]) for s in range(4)])
