@@ -19,6 +19,17 @@ def _ws_url(base: str) -> str:
     return base.replace("http", "ws", 1) + "/ws"
 
 
+async def _at_a_table(base: str) -> websockets.ClientConnection:
+    """A socket at a new table of its own, its first sync read."""
+    guest = await new_guest(base)
+    table = (await create_table(base, guest["token"], practice=False))["table"]
+    ws = await websockets.connect(_ws_url(base), open_timeout=30)
+    await ws.send(json.dumps({"type": "hello", "token": guest["token"], "table": table}))
+    while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "sync":
+        pass
+    return ws
+
+
 def test_messages_sent_while_the_hello_is_checked_are_answered_in_order(
     server_factory: Any,
 ) -> None:
@@ -68,12 +79,7 @@ def test_frames_of_one_read_are_answered_in_order_whichever_path_each_takes(
     server = server_factory()
 
     async def go() -> None:
-        guest = await new_guest(server.base)
-        table = (await create_table(server.base, guest["token"], practice=False))["table"]
-        async with websockets.connect(_ws_url(server.base), open_timeout=30) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": guest["token"], "table": table}))
-            while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "sync":
-                pass
+        async with await _at_a_table(server.base) as ws:
             for i in range(5):
                 ws.protocol.send_binary(b"{}")
                 ws.protocol.send_text(json.dumps({"type": "ping", "id": str(i)}).encode())
@@ -94,12 +100,7 @@ def test_a_flood_at_a_table_is_refused_then_closed_with_policy_violation(
     server = server_factory("--rate", "10")
 
     async def go() -> None:
-        guest = await new_guest(server.base)
-        table = (await create_table(server.base, guest["token"], practice=False))["table"]
-        async with websockets.connect(_ws_url(server.base), open_timeout=30) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": guest["token"], "table": table}))
-            while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "sync":
-                pass
+        async with await _at_a_table(server.base) as ws:
             replies = await flood(ws)
             assert ws.close_code == 1008
         kinds = [r.get("code") or r["type"] for r in replies]
