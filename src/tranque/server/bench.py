@@ -95,13 +95,13 @@ def run_bench(args: argparse.Namespace) -> int:
 
     if args.tables < 1 and args.practice < 1:
         raise CommandError("--tables (or --practice) must be at least 1")
+    if args.tables < 0 or args.practice < 0:
+        raise CommandError("--tables and --practice count tables: 0 or more")
     spy = None
     if getattr(args, "profile", None):
         spy = shutil.which("py-spy")
         if spy is None:
             raise CommandError("--profile needs py-spy on PATH (pip install py-spy)")
-    if args.tables < 0 or args.practice < 0:
-        raise CommandError("--tables and --practice count tables: 0 or more")
     tmp = tempfile.mkdtemp(prefix="tranque-bench-")
     db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
     pass_delay = args.pass_delay

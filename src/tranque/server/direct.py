@@ -44,8 +44,8 @@ def direct_writer(scope: Scope) -> DirectWrite | None:
     Whatever uvicorn writes itself meanwhile (a ping, a close, a frame of the ASGI path) takes
     the buffer's bytes with it, in order, since it drains the same buffer.
     """
-    proto: Any = getattr(scope.get(RAW_SEND), "__self__", None)
-    if proto is None or not _is_sansio(proto):
+    proto = _sansio_protocol(scope)
+    if proto is None:
         return None
     from websockets.exceptions import InvalidState
 
@@ -82,9 +82,10 @@ def direct_writer(scope: Scope) -> DirectWrite | None:
     return write
 
 
-def direct_reader(scope: Scope, take: Callable[[str], bool]) -> Callable[[bool], None] | None:
+def direct_reader(scope: Scope, take: Callable[[str], bool]) -> Callable[[bool], None]:
     """Text messages handed to ``take`` from uvicorn's sans-I/O protocol as they are parsed,
-    past the ASGI ``receive``; None where the server's WebSocket protocol is not that one.
+    past the ASGI ``receive``. Where the server's WebSocket protocol is not that one, every
+    message takes the ASGI path (the returned function then does nothing).
 
     Through ASGI a message wakes the socket's reader task through a queue and four coroutines,
     and uvicorn pauses the socket's reading until the task asks again (two system calls). Here,
@@ -95,9 +96,9 @@ def direct_reader(scope: Scope, take: Callable[[str], bool]) -> Callable[[bool],
     handled in the order they came. Fragments, binary frames, bad UTF-8 and closes take the ASGI
     path too. ``take`` must not raise and must not wait.
     """
-    proto: Any = getattr(scope.get(RAW_SEND), "__self__", None)
-    if proto is None or not _is_sansio(proto):
-        return None
+    proto = _sansio_protocol(scope)
+    if proto is None:
+        return _no_reader
     queue = proto.queue
     asgi_text = proto.handle_text
     waiting = False
@@ -119,6 +120,17 @@ def direct_reader(scope: Scope, take: Callable[[str], bool]) -> Callable[[bool],
 
     proto.handle_text = handle_text
     return reader_waits
+
+
+def _no_reader(waiting: bool) -> None:
+    pass
+
+
+def _sansio_protocol(scope: Scope) -> Any:
+    """uvicorn's sans-I/O protocol object of the socket (the ``send`` the outer middleware
+    kept belongs to it), or None under another WebSocket implementation."""
+    proto = getattr(scope.get(RAW_SEND), "__self__", None)
+    return proto if proto is not None and _is_sansio(proto) else None
 
 
 def _is_sansio(proto: object) -> bool:

@@ -201,11 +201,9 @@ class Sockets:
         waits = direct_reader(ws.scope, lambda raw: self._at_once(conn, gate, raw))
         try:
             while True:
-                if waits is not None:
-                    waits(True)
+                waits(True)
                 message = await ws.receive()
-                if waits is not None:
-                    waits(False)
+                waits(False)
                 if message["type"] == "websocket.disconnect":
                     break
                 msg = self._take(conn, gate, message.get("text"))
@@ -222,8 +220,7 @@ class Sockets:
         except Exception:  # a broken socket ends this connection only
             log.debug("connection ended", exc_info=True)
         finally:
-            if waits is not None:
-                waits(False)
+            waits(False)
             self.open.pop(conn, None)
             await self._leave_club(conn)
             if conn.watcher and conn.owner is not None:
@@ -378,9 +375,6 @@ class Sockets:
         """A message of a socket not at a table yet: the club's, the hello, a ping."""
         server = self.server
         assert server.identity is not None and server.lobby is not None
-        if conn.owner is not None:
-            self._at_table(conn, msg)
-            return
         if isinstance(msg, (Lobby, Queue, Unqueue)):
             await self._club(conn, msg)
             return

@@ -176,8 +176,8 @@ class Store(LogWriter):
             self._checkpointer = asyncio.create_task(self._checkpoints(), name="checkpoints")
 
     async def _checkpoints(self) -> None:
-        path = self._sqlite_path
-        assert path is not None
+        path, raw = self._sqlite_path, self._raw
+        assert path is not None and raw is not None
 
         def checkpoint() -> None:
             con = sqlite3.connect(path)
@@ -199,8 +199,7 @@ class Store(LogWriter):
                 # The rest is taken here, between two commits on the writer's own connection:
                 # nothing writes meanwhile, so it takes all, and the next commit restarts the
                 # log from its beginning. It copies only what came during the thread's run.
-                if self._raw is not None:
-                    self._raw.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                raw.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
         self._closing.set()
