@@ -64,6 +64,23 @@ def start_server(
     return server, line.split()[3].rstrip("/")
 
 
+def wait_for_workers(base: str, timeout: float = 300.0) -> float:
+    """Wait until every bot worker of the server at ``base`` is warm (its ``/health`` says so);
+    the seconds waited. A worker warms its kernels from numba's on-disk cache in about a second,
+    but compiles them when the cache is missing or stale (a fresh checkout): 15 s of a core each,
+    which a measure that began at once would count against the server's neighbours."""
+    import httpx
+
+    t0 = time.perf_counter()
+    while True:
+        workers = httpx.get(f"{base}/health", timeout=10).json().get("workers")
+        if workers is None or workers["ready"] >= workers["workers"]:
+            return time.perf_counter() - t0
+        if time.perf_counter() - t0 > timeout:
+            raise CommandError(f"the server's workers were not warm after {timeout:.0f} s")
+        time.sleep(0.2)
+
+
 def stop_process(proc: subprocess.Popen[str] | None) -> None:
     """SIGTERM, then SIGKILL if it has not ended within 15 s; its pipes closed."""
     if proc is None:
@@ -120,6 +137,9 @@ def run_bench(args: argparse.Namespace) -> int:
     result: dict[str, Any] = {}
     server, base = start_server(db, extra)
     try:
+        warming = wait_for_workers(base)
+        if warming > 5:
+            print(f"(the server's workers took {warming:.0f} s to warm up)", file=sys.stderr)
         proc = psutil.Process(server.pid)
         rss0 = proc.memory_info().rss
         plan = {

@@ -353,6 +353,10 @@ def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         try:
             for node in nodes:
                 node.start()
+            from tranque.server.bench import wait_for_workers
+
+            for node in nodes:  # before any measure (a restarted node's warm-up is part of it)
+                wait_for_workers(node.base)
             plan = {
                 "bases": [node.base for node in nodes],
                 "tables": args.tables,
