@@ -1,4 +1,4 @@
-"""``tranque bench server`` measures only once the server's bot workers are warm."""
+"""``tranque bench server`` measures once the workers are warm, and its tables keep their pace."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from tranque.commands import CommandError
 from tranque.server.bench import wait_for_workers
+from tranque.server.bench_load import TableRun, new_stats
 
 
 class _Health(BaseHTTPRequestHandler):
@@ -55,3 +56,28 @@ def test_workers_that_never_warm_up_are_an_error(health: tuple[str, type[_Health
     with pytest.raises(CommandError, match="not warm after"):
         wait_for_workers(base, timeout=0.1)
     assert handler.looks < 5
+
+
+@pytest.mark.parametrize(
+    ("at", "then"),
+    [
+        (100.0, 101.0),  # on time: the next tick
+        (100.4, 101.0),  # a little late: still the next tick, not a second after the move
+        (102.3, 103.0),  # after a pause of two ticks and more: the first tick after the move
+        (103.0, 104.0),  # exactly on a later tick: the one after it
+    ],
+)
+def test_a_table_keeps_its_own_tick_after_a_late_move(at: float, then: float) -> None:
+    run = TableRun(1.0, new_stats())
+    run.next_at = 100.0  # this move's tick
+    assert run.tick_after(at) == pytest.approx(then)
+
+
+def test_late_tables_do_not_fall_in_step() -> None:
+    """Tables held up by the same slow stretch keep their own points of the second."""
+    runs = [TableRun(2.0, new_stats()) for _ in range(4)]
+    for i, run in enumerate(runs):
+        run.next_at = 10.0 + i * 0.1  # ticks at .0, .1, .2, .3 of each half-second
+    late = 11.25  # all four answered at once, after the server was busy for a while
+    nexts = [run.tick_after(late) for run in runs]
+    assert nexts == pytest.approx([11.5, 11.6, 11.7, 11.3])
