@@ -90,8 +90,7 @@ class TableRun:
         in one quarter of every second and 90 in another), which no crowd of players does.
         """
         step = 1.0 / self.rate
-        ticks = math.floor((at - self.next_at) / step) + 1
-        return self.next_at + max(ticks, 1) * step
+        return self.next_at + (math.floor((at - self.next_at) / step) + 1) * step
 
     def saw_move(self, key: tuple[int, int], by: str | None, now: float) -> None:
         stats = self.stats
