@@ -40,6 +40,7 @@ BAD = [
     (["bench", "cluster", "--nodes", "2", "--tables", "1", "--bus-linger", "-1"], "--bus-linger"),
     (["bench", "engine", "--seconds", "0"], "--seconds"),
     (["bench", "server", "--seconds", "0"], "--seconds"),
+    (["bench", "server", "--spread", "-5"], "--spread must be 0 to 600 seconds, not -5"),
 ]
 if importlib.util.find_spec("asyncpg") is None:
     BAD.append((["serve", "--db", "postgresql://u@127.0.0.1/db"], "postgres extra"))

@@ -81,3 +81,21 @@ def test_late_tables_do_not_fall_in_step() -> None:
     late = 11.25  # all four answered at once, after the server was busy for a while
     nexts = [run.tick_after(late) for run in runs]
     assert nexts == pytest.approx([11.5, 11.6, 11.7, 11.3])
+
+
+@pytest.mark.parametrize(
+    ("rate", "spread", "span"),
+    [(1.0, 0.0, 1.0), (1.0, 40.0, 40.0), (4.0, 0.1, 0.25), (0.0, 10.0, 10.0)],
+)
+def test_first_moves_are_spread_over_the_start(rate: float, spread: float, span: float) -> None:
+    """Each table's first move at its own moment of the span (the spread, or a tick at a rate):
+    every tenth of the span gets some of 2,000 tables, none falls outside it."""
+    runs = [TableRun(rate, new_stats()) for _ in range(2000)]
+    firsts = [run.first_at(500.0, spread) for run in runs]
+    assert all(500.0 <= t < 500.0 + span for t in firsts)
+    tenths = {int((t - 500.0) / span * 10) for t in firsts}
+    assert tenths == set(range(10))
+
+
+def test_a_flat_out_table_without_spread_starts_at_once() -> None:
+    assert TableRun(0.0, new_stats()).first_at(7.0, 0.0) == 7.0

@@ -150,6 +150,7 @@ def run_bench(args: argparse.Namespace) -> int:
             "rate": args.rate,
             "seconds": args.seconds,
             "warmup": args.warmup,
+            "spread": args.spread,
         }
         load = subprocess.Popen(
             [
@@ -196,6 +197,7 @@ def run_bench(args: argparse.Namespace) -> int:
     result["tables"] = args.tables
     result["practice_tables"] = args.practice
     result["rate_per_table"] = args.rate or "flat out"
+    result["start_spread_seconds"] = args.spread
     every = args.tables + args.practice
     if "server_cpu_percent" in result:
         result["server_cpu_percent_per_table"] = round(result["server_cpu_percent"] / every, 3)

@@ -80,6 +80,14 @@ class TableRun:
         self.next_at = 0.0
         self.done = asyncio.Event()
 
+    def first_at(self, now: float, spread: float) -> float:
+        """When the table's first move goes: at a random moment of the next ``spread`` seconds
+        (tables that sit down over that time, as a crowd does) or, at a rate, of the next
+        1/rate seconds when that is longer. Drawn, not read off the clock: thousands of tasks
+        that wake together from the busy load's loop read the same moment."""
+        span = max(spread, 1.0 / self.rate if self.rate > 0 else 0.0)
+        return now + random.random() * span
+
     def tick_after(self, at: float) -> float:
         """The table's next move time after a move at ``at``: the next tick of its own
         schedule (one every 1/rate seconds from a random start), at most 1/rate after ``at``.
@@ -266,12 +274,13 @@ async def _people_table(
     stats: dict[str, Any],
     stop: asyncio.Event,
     ready: asyncio.Event,
+    spread: float = 0.0,
 ) -> None:
     tid = await add_table(http, guests[0], {"practice": False})
     sockets = []
     for s, g in enumerate(guests):
         sockets.append(await join(base, g, tid, sit=s if s else None))
-    await play(sockets, TableRun(rate, stats), stats, stop, ready)
+    await play(sockets, TableRun(rate, stats), stats, stop, ready, spread=spread)
 
 
 async def _practice_table(
@@ -347,14 +356,14 @@ async def play(
     stop: asyncio.Event,
     ready: asyncio.Event,
     player: Callable[[Any, TableRun, int], Player] = Player,
+    spread: float = 0.0,
 ) -> None:
     stats["seated"] += 1
     await ready.wait()
-    if run.rate > 0:
+    if run.rate > 0 or spread > 0:
         # Tables start out of step, as they would in life: each at its own random point of the
-        # second, drawn now. Taken from the moment its task woke from a sleep instead, it was
-        # the busy load's, and thousands of tables woke together.
-        run.next_at = time.perf_counter() + random.random() / run.rate
+        # second (or of the spread), drawn now (``TableRun.first_at``).
+        run.next_at = run.first_at(time.perf_counter(), spread)
         await asyncio.sleep(run.next_at - time.perf_counter())
     players = [player(ws, run, s) for s, ws in enumerate(sockets)]
     readers = [asyncio.create_task(p.read()) for p in players]
@@ -412,7 +421,9 @@ async def measure(
     while stats["seated"] < len(tasks):  # every table seated before anybody plays
         await asyncio.sleep(0.2)
     ready.set()
-    await asyncio.sleep(plan["warmup"])
+    # Every table has made its first move once the spread has passed: the warm-up counts from
+    # there.
+    await asyncio.sleep(plan.get("spread", 0.0) + plan["warmup"])
     stats["measuring"] = True
     m0 = stats["moves"]
     t0 = time.perf_counter()
@@ -456,8 +467,10 @@ async def _load(plan: dict[str, Any]) -> dict[str, Any]:
     # The same people play game after game: a finished table is followed by a new one.
     async def people_forever() -> None:
         guests = [await add_guest(http, f"b{i}") for i in range(4)]
+        spread = plan.get("spread", 0.0)  # the first game only: later ones follow on their own
         while not stop.is_set():
-            await _people_table(base, http, guests, plan["rate"], stats, stop, ready)
+            await _people_table(base, http, guests, plan["rate"], stats, stop, ready, spread)
+            spread = 0.0
 
     async def practice_forever() -> None:
         guest = await add_guest(http, "p")

@@ -204,6 +204,13 @@ def register(subparsers: Any) -> None:
     sb.add_argument("--seconds", type=float, default=20.0, help="measuring time (20)")
     sb.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (3)")
     sb.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="the people tables start within S seconds, not together; the warm-up follows (0)",
+    )
+    sb.add_argument(
         "--practice",
         type=int,
         default=0,
@@ -266,6 +273,8 @@ def register(subparsers: Any) -> None:
 def _run_bench(args: argparse.Namespace) -> int:
     if not 0 < args.seconds <= 3600 or not 0 <= args.warmup <= 600:
         raise CommandError("--seconds must be more than 0 (at most 3600), --warmup 0 to 600")
+    if not 0 <= args.spread <= 600:
+        raise CommandError(f"--spread must be 0 to 600 seconds, not {args.spread:g}")
     if args.rate < 0:
         raise CommandError(f"--rate must be 0 (flat out) or more, not {args.rate:g}")
     if args.bot_delay < 0 or (args.pass_delay is not None and args.pass_delay < 0):
