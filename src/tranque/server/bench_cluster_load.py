@@ -167,7 +167,10 @@ def _refused(stats: dict[str, Any], code: str | None) -> None:
 
 async def _connect(base: str) -> Any:
     url = base.replace("http", "ws", 1) + "/ws"
-    return await websockets.connect(url, max_size=2**22, open_timeout=10, compression=None)
+    # No keepalive pings, as from a browser (bench_load.join).
+    return await websockets.connect(
+        url, max_size=2**22, open_timeout=10, compression=None, ping_interval=None
+    )
 
 
 async def _on_any(

@@ -324,7 +324,11 @@ async def join(base: str, guest: dict[str, Any], tid: str, sit: int | None) -> A
     import websockets
 
     url = base.replace("http", "ws", 1) + "/ws"
-    ws = await websockets.connect(url, max_size=2**22, open_timeout=120, compression=None)
+    # No keepalive pings: a browser sends none (the page pings only after 8 s of silence), and
+    # the client's default, one every 20 s, made 400 pings a second at 8,000 sockets.
+    ws = await websockets.connect(
+        url, max_size=2**22, open_timeout=120, compression=None, ping_interval=None
+    )
     await ws.send(encode({"type": "hello", "token": guest["token"], "table": tid}).decode())
     await _answer(ws, "sync", None, "hello")
     if sit is not None:
