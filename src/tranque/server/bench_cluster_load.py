@@ -38,6 +38,7 @@ from tranque.server.bench_load import (
     TableRun,
     add_guest,
     add_table,
+    connect,
     decode_frame,
     encode,
     figures,
@@ -166,11 +167,7 @@ def _refused(stats: dict[str, Any], code: str | None) -> None:
 
 
 async def _connect(base: str) -> Any:
-    url = base.replace("http", "ws", 1) + "/ws"
-    # No keepalive pings, as from a browser (bench_load.join).
-    return await websockets.connect(
-        url, max_size=2**22, open_timeout=10, compression=None, ping_interval=None
-    )
+    return await connect(base, open_timeout=10)
 
 
 async def _on_any(

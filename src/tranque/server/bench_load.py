@@ -320,15 +320,20 @@ class Refused(CommandError):
         self.code = code
 
 
-async def join(base: str, guest: dict[str, Any], tid: str, sit: int | None) -> Any:
+async def connect(base: str, open_timeout: float) -> Any:
+    """A bench client's socket to the server at ``base``, as a browser opens it: no compression
+    and no keepalive pings (a browser sends none; the page pings only after 8 s of silence; the
+    client's default, one every 20 s, made 400 pings a second at 8,000 sockets)."""
     import websockets
 
     url = base.replace("http", "ws", 1) + "/ws"
-    # No keepalive pings: a browser sends none (the page pings only after 8 s of silence), and
-    # the client's default, one every 20 s, made 400 pings a second at 8,000 sockets.
-    ws = await websockets.connect(
-        url, max_size=2**22, open_timeout=120, compression=None, ping_interval=None
+    return await websockets.connect(
+        url, max_size=2**22, open_timeout=open_timeout, compression=None, ping_interval=None
     )
+
+
+async def join(base: str, guest: dict[str, Any], tid: str, sit: int | None) -> Any:
+    ws = await connect(base, open_timeout=120)
     await ws.send(encode({"type": "hello", "token": guest["token"], "table": tid}).decode())
     await _answer(ws, "sync", None, "hello")
     if sit is not None:
