@@ -25,6 +25,7 @@ BAD = [
     (["serve", "--move-clock", "nan"], "--move-clock"),
     (["serve", "--grace", "-1"], "--grace"),
     (["serve", "--rate", "0"], "--rate"),
+    (["serve", "--ws-ping", "0"], "--ws-ping must be 0.1 to 3600, not 0"),
     (["serve", "--db", "sqlite:////nonexistent/dir/x.db"], "/nonexistent/dir"),
     (["serve", "--db", "mysql://u@h/db"], "--db"),
     (["serve", "--db", "not a url"], "--db"),

@@ -63,6 +63,9 @@ class ServerConfig:
     burst: float = 40.0
     strikes: int = 20  # messages refused for the rate before the connection is closed
     queue_limit: int = 5000  # frames waiting for a slow connection before it is dropped
+    # Seconds between pings of each socket, and for its pong (server.keepalive): the sockets
+    # uvicorn was told not to ping itself (``tranque serve``, the sans-I/O protocol).
+    ws_ping: float = 20.0
     limits: Limits = field(default_factory=Limits)
     secret: str | None = None  # the signing secret; None: the one kept in the database
     old_secrets: tuple[str, ...] = ()  # still accepted, during a rotation

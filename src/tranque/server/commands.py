@@ -92,6 +92,11 @@ def register(subparsers: Any) -> None:
         help="uvicorn's WebSocket protocol: the sans-I/O one (default) or the older one",
     )
     add(
+        "--ws-ping", default="20", metavar="S",
+        help="seconds between the server's pings of each WebSocket; one still unanswered a "
+        "ping later closes the socket (1011) (0.1-3600; 20)",
+    )  # fmt: skip
+    add(
         "--ws-compression",
         action="store_true",
         help="compress WebSocket frames (permessage-deflate): fewer bytes, more CPU per frame",
@@ -386,6 +391,7 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
     for dest in ("grace", "choose_window", "redeal_window"):
         out[dest] = _number(args, dest, 0, 3600)
     out["rate"] = _number(args, "rate", 0.1, 100_000)
+    out["ws_ping"] = _number(args, "ws_ping", 0.1, 3600)
     out["table_expiry"] = _number(args, "table_expiry", 0.001, 30 * 86400)
     out["finished_linger"] = _number(args, "finished_linger", 0, 86400)
     out["fill_time"] = _number(args, "fill_time", 0, 600)

@@ -44,7 +44,7 @@ def direct_writer(scope: Scope) -> DirectWrite | None:
     Whatever uvicorn writes itself meanwhile (a ping, a close, a frame of the ASGI path) takes
     the buffer's bytes with it, in order, since it drains the same buffer.
     """
-    proto = _sansio_protocol(scope)
+    proto = sansio_protocol(scope)
     if proto is None:
         return None
     from websockets.exceptions import InvalidState
@@ -96,7 +96,7 @@ def direct_reader(scope: Scope, take: Callable[[str], bool]) -> Callable[[bool],
     handled in the order they came. Fragments, binary frames, bad UTF-8 and closes take the ASGI
     path too. ``take`` must not raise and must not wait.
     """
-    proto = _sansio_protocol(scope)
+    proto = sansio_protocol(scope)
     if proto is None:
         return _no_reader
     queue = proto.queue
@@ -126,7 +126,7 @@ def _no_reader(waiting: bool) -> None:
     pass
 
 
-def _sansio_protocol(scope: Scope) -> Any:
+def sansio_protocol(scope: Scope) -> Any:
     """uvicorn's sans-I/O protocol object of the socket (the ``send`` the outer middleware
     kept belongs to it), or None under another WebSocket implementation."""
     proto = getattr(scope.get(RAW_SEND), "__self__", None)

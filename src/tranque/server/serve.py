@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from tranque.commands import CommandError
+from tranque.server import keepalive
 from tranque.server.commands import check_db_url, serve_settings
 
 
@@ -72,6 +73,7 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         test_seed=seed,
         rate=v["rate"],
         burst=3 * v["rate"],
+        ws_ping=v["ws_ping"],
         limits=v["limits"],
         secret=v["secret"],
         old_secrets=v["old_secrets"],
@@ -117,14 +119,19 @@ def run_serve(args: argparse.Namespace) -> int:
     # which is before uvicorn listens on the socket; a client that connects at once was refused.
     sock.listen(2048)
     port = sock.getsockname()[1]
+    # uvicorn's pings are a timer per socket; with the sans-I/O protocol one timer pings them
+    # all (server.keepalive), and uvicorn's own are off.
+    ping = settings["ws_ping"]
+    if args.ws_impl == "websockets-sansio" and keepalive.supported():
+        ping = None
     config = uvicorn.Config(
         app,
         log_level=args.log_level,
         ws_max_size=64 * 1024,
         # Compressing each recipient's frame was the largest single cost of a move (docs/server.md).
         ws_per_message_deflate=args.ws_compression,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+        ws_ping_interval=ping,
+        ws_ping_timeout=ping,
         lifespan="on",
         timeout_graceful_shutdown=3,
         server_header=False,  # bytes on every answer, and it tells a scanner what to try

@@ -24,6 +24,7 @@ from tranque.club.ports import QueueError
 from tranque.server.direct import DirectWrite, direct_reader, direct_writer
 from tranque.server.edge import Limits, client_address, origin_allowed
 from tranque.server.http_schemas import HttpError
+from tranque.server.keepalive import Keepalive
 from tranque.server.protocol import (
     Hello,
     Lobby,
@@ -160,6 +161,7 @@ class Sockets:
         self.per_address: Counter[str] = Counter()
         self.spectators: Counter[str] = Counter()
         self.closing = False
+        self.keepalive = Keepalive(server.config.ws_ping)  # one timer pings every socket
 
     @property
     def limits(self) -> Limits:
@@ -193,6 +195,7 @@ class Sockets:
     async def _loop(self, ws: WebSocket) -> None:
         cfg = self.server.config
         conn = Connection(ws, cfg.queue_limit, direct_writer(ws.scope))
+        self.keepalive.watch(ws.scope)
         writer = asyncio.create_task(conn.write_loop())
         self.open[conn] = writer
         gate = Gate(cfg.rate, cfg.burst)
@@ -448,6 +451,7 @@ class Sockets:
     async def drain(self, code: int = GOING_AWAY, reason: str = "server shutting down") -> None:
         """Close every socket with ``code`` after the frames already queued for it."""
         self.closing = True
+        self.keepalive.close()
         writers = []
         for conn, writer in list(self.open.items()):
             conn.close(code, reason)
