@@ -20,6 +20,19 @@ from tranque.store.settle import seat_guests
 
 _decode = msgspec.json.decode
 
+# Built once: every hello and every request with a token runs it, and building the statement
+# (and its cache key) cost more than running it on SQLite.
+_SESSION_STATE = (
+    sa.select(accounts.c.guest, sessions.c.id)
+    .select_from(
+        accounts.outerjoin(
+            sessions,
+            sa.and_(sessions.c.guest == accounts.c.guest, sessions.c.id == sa.bindparam("s")),
+        )
+    )
+    .where(accounts.c.guest == sa.bindparam("g"))
+)
+
 
 class SqlAccounts:
     """``AccountStore`` on the store's database."""
@@ -87,18 +100,8 @@ class SqlAccounts:
 
     async def session_state(self, guest: str, session: str | None) -> str:
         # One round trip: the account (if any) and, when the token names one, its session.
-        q = (
-            sa.select(accounts.c.guest, sessions.c.id)
-            .select_from(
-                accounts.outerjoin(
-                    sessions,
-                    sa.and_(sessions.c.guest == accounts.c.guest, sessions.c.id == (session or "")),
-                )
-            )
-            .where(accounts.c.guest == guest)
-        )
         async with self.store._connect() as conn:
-            row = (await conn.execute(q)).first()
+            row = (await conn.execute(_SESSION_STATE, {"g": guest, "s": session or ""})).first()
         if row is None:
             return "guest"
         return "ok" if row.id is not None else "gone"
