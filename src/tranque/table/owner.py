@@ -93,7 +93,8 @@ class TableOwner(OwnerThinking, OwnerFrames):
         self.store = store
         self.clock = clock
         self.inbox: deque[tuple[Any, ...]] = deque()
-        self.wake = asyncio.Event()
+        # What the owner awaits when it has nothing to do: resolved by ``_put`` or its timer.
+        self.waiter: asyncio.Future[None] | None = None
         self.subscribers: list[Subscriber] = []
         self.recent = Recent()
         self.errors: dict[tuple[str, str], dict[str, Any]] = {}
@@ -145,7 +146,9 @@ class TableOwner(OwnerThinking, OwnerFrames):
 
     def _put(self, item: tuple[Any, ...]) -> None:
         self.inbox.append(item)
-        self.wake.set()
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def command(self, sub: Subscriber, msg: dict[str, Any]) -> None:
         if not self._refuse(sub, msg.get("id")):
@@ -201,8 +204,10 @@ class TableOwner(OwnerThinking, OwnerFrames):
                 self.on_dropped(self)
 
     async def _run(self) -> None:
-        # The inbox is a deque and an Event rather than a Queue read under a timeout: a
+        # The inbox is a deque and a future rather than a Queue read under a timeout: a
         # timed-out ``wait_for(queue.get())`` can drop the item it was handed (Python 3.11).
+        # A bare future, not an ``asyncio.Event``: the event's ``wait`` is one more coroutine
+        # per wait, and thousands of owners wait about once a second each.
         loop = asyncio.get_running_loop()
         try:
             while True:
@@ -211,23 +216,25 @@ class TableOwner(OwnerThinking, OwnerFrames):
                 await self._advance()
                 if self.inbox:
                     continue
-                self.wake.clear()
                 wake = self.service.next_wake()
                 if self.thinking is not None and wake is not None and wake <= self.clock.now():
                     # Due now is the decision out with the thinker: its answer wakes us, and so
                     # does anything else that comes due meanwhile.
                     wake = self.service.next_wake(after=self.clock.now())
-                if wake is None:
-                    await self.wake.wait()
-                    continue
-                timeout = wake - self.clock.now()
-                if timeout <= 0:
-                    continue
-                timer = loop.call_later(timeout, self.wake.set)
+                timer = None
+                if wake is not None:
+                    timeout = wake - self.clock.now()
+                    if timeout <= 0:
+                        continue
+                self.waiter = waiter = loop.create_future()
+                if wake is not None:
+                    timer = loop.call_later(timeout, _resolve, waiter)
                 try:
-                    await self.wake.wait()
+                    await waiter
                 finally:
-                    timer.cancel()
+                    self.waiter = None
+                    if timer is not None:
+                        timer.cancel()
         except (asyncio.CancelledError, Dropped):
             raise
         except Exception:
@@ -442,3 +449,9 @@ class TableOwner(OwnerThinking, OwnerFrames):
             sub.push(data)
         if self.on_change is not None:
             self.on_change(self)
+
+
+def _resolve(waiter: asyncio.Future[None]) -> None:
+    """An owner's timer: wake it, unless something in its inbox already did."""
+    if not waiter.done():
+        waiter.set_result(None)
