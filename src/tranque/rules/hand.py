@@ -36,7 +36,7 @@ tranque.rules.errors.TileNotInHandError: seat 0 does not hold 98
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
 
@@ -97,6 +97,18 @@ class Action:
 
     tile: Tile | None
     end: int | None
+    # ``str(action)``, made once: actions are interned, and their text goes out with every
+    # event (the legal moves of the seat to play).
+    text: str = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.tile is None:
+            text = "pass"
+        elif self.end is None:
+            text = self.tile.text
+        else:
+            text = f"{self.tile.text}@{self.end}"
+        object.__setattr__(self, "text", text)
 
     @property
     def is_pass(self) -> bool:
@@ -135,11 +147,7 @@ class Action:
         return Action.play(tile, int(end_text))
 
     def __str__(self) -> str:
-        if self.tile is None:
-            return "pass"
-        if self.end is None:
-            return str(self.tile)
-        return f"{self.tile}@{self.end}"
+        return self.text
 
     def __repr__(self) -> str:
         """Notation that reads back: ``Action.parse('94@4')``."""

@@ -40,6 +40,7 @@ class Tile:
     """Universal index: position in the canonical double-nine order."""
     bit: int = field(init=False, compare=False, repr=False)
     pips: int = field(init=False, compare=False, repr=False)
+    text: str = field(init=False, compare=False, repr=False)  # ``str(tile)``: "94"
 
     def __post_init__(self) -> None:
         if not (0 <= self.low <= self.high <= MAX_PIP):
@@ -48,6 +49,7 @@ class Tile:
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "bit", 1 << index)
         object.__setattr__(self, "pips", self.high + self.low)
+        object.__setattr__(self, "text", f"{self.high}{self.low}")
 
     @staticmethod
     def of(a: int, b: int) -> Tile:
@@ -81,7 +83,7 @@ class Tile:
         raise ValueError(f"tile {self} has no {number}")
 
     def __str__(self) -> str:
-        return f"{self.high}{self.low}"
+        return self.text
 
 
 def _build() -> tuple[tuple[Tile, ...], dict[tuple[int, int], Tile], dict[str, Tile]]:

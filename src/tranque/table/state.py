@@ -53,8 +53,10 @@ class TableState:
         self._over = False
         # Each seat's tiles as sent, and the mask they were written from: a seat's tiles go out
         # with every event but change about once a hand (a shared cache of masks was too small
-        # for thousands of tables, and missed).
-        self._tile_texts: list[tuple[int, str]] = [(-1, "")] * 4
+        # for thousands of tables, and missed). Two lists, not one of pairs: a pair would be a
+        # new object for the collector to scan at each change, ints and strs are not tracked.
+        self._tile_masks: list[int] = [-1] * 4
+        self._tile_texts: list[str] = [""] * 4
 
     # -- reading --------------------------------------------------------------------------------
 

@@ -145,7 +145,7 @@ class TableViews(TableState):
         if acting and phase is Phase.PLAY and hand is not None and hand.turn == seat:
             actions = hand.legal_actions()
             if actions != [PASS]:  # passes are the server's to make
-                legal = [str(a) for a in actions]
+                legal = [a.text for a in actions]
         choosing = game.choosing_seats() if phase is Phase.CHOOSE else None
         fair_due = None
         fair = self.fair
@@ -154,12 +154,12 @@ class TableViews(TableState):
                 fair_due = {"hand": fair.hand, "do": "commit"}
             elif fair.stage == "reveal" and fair.commits[seat] and fair.seeds[seat] is None:
                 fair_due = {"hand": fair.hand, "do": "reveal"}
-        written = self._tile_texts[seat]
-        if written[0] != mine:
-            written = self._tile_texts[seat] = (mine, format_tiles(mine))
+        if self._tile_masks[seat] != mine:
+            self._tile_masks[seat] = mine
+            self._tile_texts[seat] = format_tiles(mine)
         return {
             "seat": seat,
-            "tiles": written[1],
+            "tiles": self._tile_texts[seat],
             "legal": legal,
             "redeal": acting and phase is Phase.REDEAL and seat in game.redeal_eligible(),
             "choosing": (
