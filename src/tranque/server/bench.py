@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from tranque.commands import CommandError, print_figures
+from tranque.server import gclog
 
 
 def cpu_seconds(procs: list[Any]) -> float:
@@ -41,10 +42,11 @@ def cpu_seconds(procs: list[Any]) -> float:
 
 
 def start_server(
-    db: str, extra: list[str], log: Path | None = None
+    db: str, extra: list[str], log: Path | None = None, env: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[str], str]:
     """``tranque serve`` for a benchmark, on a free loopback port (``extra`` may name one): the
-    process and its address. Its standard error goes to ``log`` (appended), else nowhere.
+    process and its address. Its standard error goes to ``log`` (appended), else nowhere;
+    ``env``: variables added to its environment.
 
     Every client of a benchmark is one address, so the per-client limits are off.
     """
@@ -54,7 +56,9 @@ def start_server(
     cmd += ["--max-open-tables", "0"]
     with contextlib.ExitStack() as files:
         err = subprocess.DEVNULL if log is None else files.enter_context(log.open("a"))
-        server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
+        server = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=err, text=True, env={**os.environ, **(env or {})}
+        )
     assert server.stdout is not None
     line = server.stdout.readline()
     if "serving at" not in line:
@@ -135,7 +139,8 @@ def run_bench(args: argparse.Namespace) -> int:
     load: subprocess.Popen[str] | None = None
     profiler: subprocess.Popen[str] | None = None
     result: dict[str, Any] = {}
-    server, base = start_server(db, extra)
+    gc_log = Path(tmp) / "gc.log"  # the server's collections, timed (server.gclog)
+    server, base = start_server(db, extra, env={gclog.ENV: str(gc_log)})
     try:
         warming = wait_for_workers(base)
         if warming > 5:
@@ -165,13 +170,13 @@ def run_bench(args: argparse.Namespace) -> int:
         assert load.stdout is not None
         lproc = psutil.Process(load.pid)
         workers: list[Any] = []
-        cpu0 = wcpu0 = lcpu0 = t0 = 0.0
+        cpu0 = wcpu0 = lcpu0 = t0 = wall0 = 0.0
         for out in load.stdout:
             msg = json.loads(out)
             if msg.get("phase") == "measuring":
                 workers = proc.children(recursive=True)
                 cpu0, wcpu0, lcpu0 = cpu_seconds([proc]), cpu_seconds(workers), cpu_seconds([lproc])
-                t0 = time.perf_counter()
+                t0, wall0 = time.perf_counter(), time.time()
                 if spy is not None:
                     profiler = _profile(spy, server.pid, args.seconds, args.profile)
             elif msg.get("phase") == "done" and t0:
@@ -184,6 +189,7 @@ def run_bench(args: argparse.Namespace) -> int:
                     100 * (cpu_seconds([lproc]) - lcpu0) / wall, 1
                 )
                 result["server_rss_mb"] = round(proc.memory_info().rss / 2**20, 1)
+                result.update(gclog.pauses(gc_log, wall0, time.time()))
             elif "result" in msg:
                 result.update(msg["result"])
         load.wait(timeout=60)

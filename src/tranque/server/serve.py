@@ -12,12 +12,13 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 import socket
 from dataclasses import replace
 from typing import Any
 
 from tranque.commands import CommandError
-from tranque.server import keepalive
+from tranque.server import gclog
 from tranque.server.commands import check_db_url, serve_settings
 
 
@@ -105,6 +106,8 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from tranque.server import keepalive
+
     settings = serve_settings(args)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     app = build_app(args, settings)
@@ -148,6 +151,8 @@ def run_serve(args: argparse.Namespace) -> int:
     # Fewer, later collections: a full collection over many live tables is a latency spike.
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
+    if os.environ.get(gclog.ENV):  # the bench's window on the collections' pauses
+        gclog.install(os.environ[gclog.ENV])
     server.run(sockets=[sock])
     return 0
 
