@@ -22,7 +22,8 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from tranque.bots.base import resolve_bot
@@ -36,6 +37,7 @@ from tranque.rules.variants import Rules
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
 from tranque.server.chips import ChipRoutes
 from tranque.server.club import Club
+from tranque.server.direct import keep_raw_send
 from tranque.server.edge import Buckets, EdgeMiddleware, Limits, LocalBuckets, RateLimiter
 from tranque.server.games import GameRoutes, game_routes
 from tranque.server.identity import DEFAULT_MAX_AGE, Identity
@@ -318,9 +320,29 @@ _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>tranque</title>
 is in docs/protocol.md, and <code>python -m tranque.client</code> plays from a terminal.</p>"""
 
 
+class TranqueApp(Starlette):
+    """Starlette, with the sockets of ``/ws`` taken before its middleware stack.
+
+    Through the stack a socket kept a dozen coroutines suspended for its whole life (the
+    server's error handler, the edge, gzip, the exception handler, the router, the route and
+    their closures), all passing the socket through untouched; Python's collector scanned about
+    eighty such objects per socket made in the last seconds at every young collection. The edge
+    has nothing to add to a socket but to keep the server's own ``send`` (server.direct), done
+    here; every other path and scope goes through the stack as before.
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            scope["app"] = self
+            keep_raw_send(scope, send)
+            await self.state.server.ws(WebSocket(scope, receive, send))
+            return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(
     config: ServerConfig, store_factory: Callable[[], Awaitable[TableStore]]
-) -> Starlette:
+) -> TranqueApp:
     server = Server(config, store_factory)
     routes: list[Any] = [
         Route("/api/guests", server.new_guest, methods=["POST"]),
@@ -346,7 +368,6 @@ def create_app(
         Route("/api/lobby", server.lobby_listing),
         Route("/api/parties", server.new_party, methods=["POST"]),
         *game_routes(server),
-        WebSocketRoute("/ws", server.ws),
         Route("/leaderboards/{preset}", server.index),
         Route("/t/{table}", server.index),
         Route("/g/{table}", server.index),
@@ -365,7 +386,7 @@ def create_app(
         Middleware(EdgeMiddleware),
         Middleware(GZipMiddleware, minimum_size=512),
     ]
-    app = Starlette(routes=routes, middleware=middleware, lifespan=server.lifespan)
+    app = TranqueApp(routes=routes, middleware=middleware, lifespan=server.lifespan)
     app.state.server = server
     return app
 

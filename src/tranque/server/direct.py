@@ -23,14 +23,14 @@ from typing import Any
 
 from starlette.types import Scope, Send
 
-RAW_SEND = "tranque.raw_send"  # the scope key under which the edge keeps the server's own send
+RAW_SEND = "tranque.raw_send"  # the scope key under which the app keeps the server's own send
 
 DirectWrite = Callable[[bytes], bool]
 
 
 def keep_raw_send(scope: Scope, send: Send) -> None:
-    """Called by the outermost middleware for a WebSocket scope: the ``send`` it gets is the
-    server's own (Starlette's exception handling wraps it further in)."""
+    """Called by the app for a socket of ``/ws`` (``server.app.TranqueApp``): the ``send`` it
+    gets is the server's own."""
     scope[RAW_SEND] = send
 
 
@@ -127,8 +127,8 @@ def _no_reader(waiting: bool) -> None:
 
 
 def sansio_protocol(scope: Scope) -> Any:
-    """uvicorn's sans-I/O protocol object of the socket (the ``send`` the outer middleware
-    kept belongs to it), or None under another WebSocket implementation."""
+    """uvicorn's sans-I/O protocol object of the socket (the ``send`` the app kept belongs to
+    it), or None under another WebSocket implementation."""
     proto = getattr(scope.get(RAW_SEND), "__self__", None)
     return proto if proto is not None and _is_sansio(proto) else None
 

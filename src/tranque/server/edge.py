@@ -23,7 +23,6 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tranque.server.direct import keep_raw_send
 from tranque.server.http_schemas import MAX_BODY, HttpError
 
 CSP = (
@@ -66,9 +65,7 @@ class EdgeMiddleware:
         self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            if scope["type"] == "websocket":
-                keep_raw_send(scope, send)
+        if scope["type"] != "http":  # a socket of /ws never comes here (server.app.TranqueApp)
             await self.app(scope, receive, send)
             return
         path: str = scope.get("path", "")
