@@ -142,7 +142,7 @@ def test_kill_every_kills_and_nothing_is_lost(nodes: int, services: list[str]) -
     assert "cpu_per_move_ratio" not in figures  # no one-node run to compare with
     (run,) = figures["runs"]
     check_run(run, nodes, services, kills=True)
-    assert run["kills"] == 2  # at 2 s and 4 s
+    assert run["kills"] == 2  # at 2 s and 4 s, or as soon as a slow restart is done
     assert len(run["tables_owned_by_the_killed"]) == 2
     # Each kill stopped the tables in play that the dead node owned (with one node, all of
     # them); each moved again, and that is its takeover.

@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import random
 import secrets
@@ -62,8 +63,9 @@ def register(bench: Any) -> None:
         type=float,
         default=None,
         metavar="S",
-        help="SIGKILL a random node every S seconds and restart it; reports takeovers, games "
-        "finished and events lost (no one-node run then)",
+        help="SIGKILL a random node every S seconds short of --seconds and restart it (the "
+        "measure lasts until the last one is back); reports takeovers, games finished and "
+        "events lost (no one-node run then)",
     )
     sc.add_argument("--seconds", type=float, default=20.0, help="measuring time (20)")
     sc.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (3)")
@@ -283,13 +285,26 @@ class _Node:
         self.proc = None
 
 
+def planned_kills(seconds: float, every: float) -> int:
+    """The kills of a measure: one at each multiple of ``every`` short of ``seconds``."""
+    return math.ceil(seconds / every) - 1
+
+
 class _Killer(threading.Thread):
     """Every ``every`` seconds: a random node killed, the load told which tables it owned, the
-    node started again."""
+    node started again; then the load told the kills are over.
 
-    def __init__(self, nodes: list[_Node], every: float, db: str, load: subprocess.Popen[str]):
+    The number of kills is fixed by ``--seconds`` and ``--kill-every`` (``planned_kills``), not
+    by how fast the machine restarts a node: a kill whose time came while the last restart was
+    still going happens as soon as it is done, and the load's measure lasts until the kills are
+    over (at least ``--seconds``), so a slow restart never drops one.
+    """
+
+    def __init__(
+        self, nodes: list[_Node], every: float, kills: int, db: str, load: subprocess.Popen[str]
+    ):
         super().__init__(name="killer", daemon=True)
-        self.nodes, self.every, self.db, self.load = nodes, every, db, load
+        self.nodes, self.every, self.kills, self.db, self.load = nodes, every, kills, db, load
         self.halt = threading.Event()
         self.restarts: list[float] = []
         self.owned: list[int | None] = []  # tables each killed node owned (None: all)
@@ -298,23 +313,28 @@ class _Killer(threading.Thread):
     def run(self) -> None:
         rng = random.Random()
         start = time.monotonic()
-        kills = 0
         try:
-            # On the clock (S, 2S, ...), however long each restart took.
-            while not self.halt.wait(start + (kills + 1) * self.every - time.monotonic()):
-                kills += 1
+            # On the clock (S, 2S, ...), or at once if a restart overran its slot.
+            for k in range(1, self.kills + 1):
+                if self.halt.wait(start + k * self.every - time.monotonic()):
+                    return
                 node = rng.choice(self.nodes)
                 # One node takes no leases: it owns every table.
                 owned = _owned_tables(self.db, node.name) if len(self.nodes) > 1 else None
                 at = node.kill()
                 self.owned.append(None if owned is None else len(owned))
-                assert self.load.stdin is not None
-                note = {"killed": node.name, "at": at, "tables": owned}
-                self.load.stdin.write(json.dumps(note) + "\n")
-                self.load.stdin.flush()
+                self._tell({"killed": node.name, "at": at, "tables": owned})
                 self.restarts.append(node.start())
         except BaseException as exc:  # the main thread reports it
             self.error = exc
+        finally:
+            with contextlib.suppress(OSError, ValueError):  # the load may be gone already
+                self._tell({"kills_over": True})
+
+    def _tell(self, note: dict[str, Any]) -> None:
+        assert self.load.stdin is not None
+        self.load.stdin.write(json.dumps(note) + "\n")
+        self.load.stdin.flush()
 
     def finish(self) -> None:
         self.halt.set()
@@ -382,7 +402,8 @@ def _run(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                         node.measure_from_now()
                     lcpu0, t0 = own_cpu(lproc), time.perf_counter()
                     if kill:
-                        killer = _Killer(nodes, args.kill_every, db, load)
+                        kills = planned_kills(args.seconds, args.kill_every)
+                        killer = _Killer(nodes, args.kill_every, kills, db, load)
                         killer.start()
                 elif msg.get("phase") == "done" and t0:
                     wall = time.perf_counter() - t0

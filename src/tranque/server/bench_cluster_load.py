@@ -9,7 +9,8 @@ number, and sends again, with the same ids, the commands that had no answer; the
 sync says it missed fill the hole, and what they leave out is counted as lost.
 
 The parent writes a line on standard input for each node it kills (its name, when, and the tables
-it owned); the first event after it at each of those tables gives that table's takeover time.
+it owned); the first event after it at each of those tables gives that table's takeover time. Its
+last line says the kills are over: the measure lasts until then, however long the restarts took.
 Once measured, the records of the games that finished are fetched and verified.
 """
 
@@ -254,17 +255,23 @@ async def _table(
         stats["finished"].append(tid)
 
 
-async def _notices(runs: dict[str, _ClusterRun]) -> None:
-    """The parent's kills, one JSON line each: every table the dead node owned is watched."""
+async def _notices(runs: dict[str, _ClusterRun], over: asyncio.Event) -> None:
+    """The parent's kills, one JSON line each: every table the dead node owned is watched.
+    Its last line says the kills are over (``over`` is set then, or when the pipe closes)."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    while line := await reader.readline():
-        note = json.loads(line)
-        owned = note["tables"]
-        for tid, run in list(runs.items()):
-            if owned is None or tid in owned:
-                run.killed(note["at"])
+    try:
+        while line := await reader.readline():
+            note = json.loads(line)
+            if note.get("kills_over"):
+                return
+            owned = note["tables"]
+            for tid, run in list(runs.items()):
+                if owned is None or tid in owned:
+                    run.killed(note["at"])
+    finally:
+        over.set()
 
 
 async def _settled(runs: dict[str, _ClusterRun], seconds: float) -> None:
@@ -317,10 +324,18 @@ async def cluster_load(plan: dict[str, Any]) -> dict[str, Any]:
         while not stop.is_set():
             await _table(i, plan, clients, guests, stats, runs, stop, ready)
 
-    notices = asyncio.create_task(_notices(runs)) if plan["kill"] else None
+    # With kills, the measure lasts until the parent's kills are over (at least ``seconds``).
+    kills_over = asyncio.Event()
+    notices = asyncio.create_task(_notices(runs, kills_over)) if plan["kill"] else None
     tasks = [asyncio.create_task(table_forever(i)) for i in range(plan["tables"])]
     moves, elapsed = await measure(
-        plan, stats, tasks, ready, stop, linger=lambda: _settled(runs, PATIENCE)
+        plan,
+        stats,
+        tasks,
+        ready,
+        stop,
+        linger=lambda: _settled(runs, PATIENCE),
+        hold=kills_over if plan["kill"] else None,
     )
     if notices is not None:
         notices.cancel()

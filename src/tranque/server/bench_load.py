@@ -423,10 +423,12 @@ async def measure(
     ready: asyncio.Event,
     stop: asyncio.Event,
     linger: Callable[[], Awaitable[None]] | None = None,
+    hold: asyncio.Event | None = None,
 ) -> tuple[int, float]:
     """Once every table is seated: play, warm up, measure, stop; the moves and the seconds
     measured. The phases are printed, so the parent reads the processes' CPU around them;
-    ``linger`` is awaited between the end of the measure and the stop."""
+    the measure lasts ``seconds`` and, if ``hold`` is given, until it is set; ``linger`` is
+    awaited between the end of the measure and the stop."""
     while stats["seated"] < len(tasks):  # every table seated before anybody plays
         await asyncio.sleep(0.2)
     ready.set()
@@ -438,6 +440,8 @@ async def measure(
     t0 = time.perf_counter()
     print(json.dumps({"phase": "measuring"}), flush=True)
     await asyncio.sleep(plan["seconds"])
+    if hold is not None:
+        await hold.wait()
     elapsed = time.perf_counter() - t0
     moves = stats["moves"] - m0
     stats["measuring"] = False
