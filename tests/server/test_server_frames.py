@@ -104,17 +104,17 @@ class Raw:
         self.writer.close()
 
 
-async def seated(base: str) -> tuple[Raw, int]:
-    """A raw socket said hello at a new table of its own (the hello cut byte by byte); the
-    sync's sequence number."""
+async def seated(base: str) -> Raw:
+    """A raw socket that said hello at a new table of its own (the hello cut byte by byte) and
+    got its sync."""
     guest = await new_guest(base)
     table = (await create_table(base, guest["token"], practice=False))["table"]
     raw = await Raw.open(base)
     hello = text({"type": "hello", "token": guest["token"], "table": table})
     await raw.send(hello, pieces=list(range(1, len(hello))))
-    while (msg := await raw.message())["type"] != "sync":
+    while (await raw.message())["type"] != "sync":
         pass
-    return raw, msg["seq"]
+    return raw
 
 
 def pings(*ids: str) -> list[bytes]:
@@ -136,7 +136,7 @@ def test_frames_cut_anywhere_and_mixed_with_websockets_own_are_answered_in_order
     server = server_factory("--rate", "100000")
 
     async def go() -> None:
-        raw, _ = await seated(server.base)
+        raw = await seated(server.base)
         # Three whole frames in one write.
         await raw.send(b"".join(pings("a", "b", "c")))
         assert await pongs(raw, 3) == ["a", "b", "c"]
@@ -162,7 +162,7 @@ def test_a_ping_between_messages_is_answered_with_its_payload(server_factory: An
     server = server_factory("--rate", "100000")
 
     async def go() -> None:
-        raw, _ = await seated(server.base)
+        raw = await seated(server.base)
         await raw.send(b"".join([*pings("g"), masked(0x9, b"hey"), *pings("h")]), pieces=[3])
         # The control pong may come before or between the answers (websockets sends it as it
         # reads the ping); the answers keep their order.
@@ -199,7 +199,7 @@ def test_what_websockets_refuses_still_closes_the_socket_with_its_code(
     server = server_factory("--rate", "100000")
 
     async def go() -> None:
-        raw, _ = await seated(server.base)
+        raw = await seated(server.base)
         await raw.send(pings("before")[0], pieces=[2])
         assert await pongs(raw, 1) == ["before"]
         after = pings("after") if code != 1009 else []
