@@ -28,6 +28,9 @@ _ENV = {
     "max_open_tables": "TRANQUE_MAX_OPEN_TABLES",
     "max_spectators": "TRANQUE_MAX_SPECTATORS",
     "max_sockets_per_ip": "TRANQUE_MAX_SOCKETS_PER_IP",
+    "max_http_per_ip": "TRANQUE_MAX_HTTP_PER_IP",
+    "http_header_timeout": "TRANQUE_HTTP_HEADER_TIMEOUT",
+    "http_body_timeout": "TRANQUE_HTTP_BODY_TIMEOUT",
     "token_days": "TRANQUE_TOKEN_DAYS",
     "secret_file": "TRANQUE_SECRET_FILE",
     "redis": "TRANQUE_REDIS",
@@ -45,6 +48,11 @@ _LIMIT_FLAGS = [
     ("max_open_tables", "5", "unfinished tables one guest may host"),
     ("max_spectators", "50", "spectators per table"),
     ("max_sockets_per_ip", "64", "open WebSockets per client address"),
+    (
+        "max_http_per_ip",
+        "64",
+        "HTTP connections at once per peer address (a proxy uvicorn trusts is not counted)",
+    ),
 ]
 
 
@@ -95,6 +103,16 @@ def register(subparsers: Any) -> None:
         "--ws-ping", default="20", metavar="S",
         help="seconds between the server's pings of each WebSocket; one still unanswered a "
         "ping later closes the socket (1011) (0.1-3600; 20)",
+    )  # fmt: skip
+    add(
+        "--http-header-timeout", default=_env("http_header_timeout", "10"), metavar="S",
+        help="seconds a request's headers may take from its first byte, else 408 and closed "
+        "(0: none; 10; TRANQUE_HTTP_HEADER_TIMEOUT)",
+    )  # fmt: skip
+    add(
+        "--http-body-timeout", default=_env("http_body_timeout", "30"), metavar="S",
+        help="seconds a request's body may take after its headers, else 408 and closed "
+        "(0: none; 30; TRANQUE_HTTP_BODY_TIMEOUT)",
     )  # fmt: skip
     add(
         "--ws-compression",
@@ -422,6 +440,13 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
         max_spectators=_integer(args, "max_spectators", 0),
         max_sockets_per_ip=_integer(args, "max_sockets_per_ip", 0),
         allow_origins=tuple(origins),
+    )
+    from tranque.server.http_guard import HttpGuard
+
+    out["http_guard"] = HttpGuard(
+        header_timeout=_number(args, "http_header_timeout", 0, 3600),
+        body_timeout=_number(args, "http_body_timeout", 0, 3600),
+        max_per_address=_integer(args, "max_http_per_ip", 0),
     )
     out["token_max_age"] = max(1, round(_number(args, "token_days", 1e-5, 3650) * 86400))
     out["secret"], out["old_secrets"] = _secrets(args)
