@@ -64,7 +64,9 @@ class ServerConfig:
     rate: float = 20.0  # messages per second per connection, sustained
     burst: float = 40.0
     strikes: int = 20  # messages refused for the rate before the connection is closed
-    queue_limit: int = 5000  # frames waiting for a slow connection before it is dropped
+    # Bytes of frames that may wait for a socket that reads too slowly before it is dropped
+    # (server.ws.Connection); a frame is never refused while nothing waits ahead of it.
+    queue_bytes: int = 512 * 1024
     # Seconds between pings of each socket, and for its pong (server.keepalive): the sockets
     # uvicorn was told not to ping itself (``tranque serve``, the sans-I/O protocol).
     ws_ping: float = 20.0

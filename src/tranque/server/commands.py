@@ -31,6 +31,7 @@ _ENV = {
     "max_http_per_ip": "TRANQUE_MAX_HTTP_PER_IP",
     "http_header_timeout": "TRANQUE_HTTP_HEADER_TIMEOUT",
     "http_body_timeout": "TRANQUE_HTTP_BODY_TIMEOUT",
+    "ws_queue_bytes": "TRANQUE_WS_QUEUE_BYTES",
     "token_days": "TRANQUE_TOKEN_DAYS",
     "secret_file": "TRANQUE_SECRET_FILE",
     "redis": "TRANQUE_REDIS",
@@ -103,6 +104,11 @@ def register(subparsers: Any) -> None:
         "--ws-ping", default="20", metavar="S",
         help="seconds between the server's pings of each WebSocket; one still unanswered a "
         "ping later closes the socket (1011) (0.1-3600; 20)",
+    )  # fmt: skip
+    add(
+        "--ws-queue-bytes", default=_env("ws_queue_bytes", "524288"), metavar="N",
+        help="bytes of frames that may wait for a socket that reads too slowly; past them it "
+        "is closed with 1008 (4096 or more; 524288; TRANQUE_WS_QUEUE_BYTES)",
     )  # fmt: skip
     add(
         "--http-header-timeout", default=_env("http_header_timeout", "10"), metavar="S",
@@ -410,6 +416,7 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
         out[dest] = _number(args, dest, 0, 3600)
     out["rate"] = _number(args, "rate", 0.1, 100_000)
     out["ws_ping"] = _number(args, "ws_ping", 0.1, 3600)
+    out["ws_queue_bytes"] = _integer(args, "ws_queue_bytes", 4096)
     out["table_expiry"] = _number(args, "table_expiry", 0.001, 30 * 86400)
     out["finished_linger"] = _number(args, "finished_linger", 0, 86400)
     out["fill_time"] = _number(args, "fill_time", 0, 600)

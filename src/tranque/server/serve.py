@@ -75,6 +75,7 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         rate=v["rate"],
         burst=3 * v["rate"],
         ws_ping=v["ws_ping"],
+        queue_bytes=v["ws_queue_bytes"],
         limits=v["limits"],
         secret=v["secret"],
         old_secrets=v["old_secrets"],

@@ -1,9 +1,11 @@
-"""The WebSocket edge: one ``Connection`` per socket, its rate bucket, and the socket loop.
+"""The WebSocket edge: one ``Connection`` per socket (``server.connection``), its rate bucket,
+and the socket loop.
 
 The loop parses, authenticates and forwards; every decision is the table owner's. The caps
-that concern sockets live here: sockets per client address, spectators per table, and the
-Origin of a browser's socket. ``Sockets.drain`` closes every socket with 1001 (going away) on a
-clean stop, so that clients reconnect to the next server.
+that concern sockets live here: sockets per client address, spectators per table, the bytes
+queued for a socket that reads too slowly, and the Origin of a browser's socket.
+``Sockets.drain`` closes every socket with 1001 (going away) on a clean stop, so that clients
+reconnect to the next server.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import contextlib
 import logging
 import re
 import time
-from collections import Counter, deque
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -21,7 +23,8 @@ from starlette.websockets import WebSocket
 
 from tranque.club.matching import NEUTRAL_RATING, Ticket
 from tranque.club.ports import QueueError
-from tranque.server.direct import DirectWrite, direct_reader, direct_writer
+from tranque.server.connection import GOING_AWAY, INTERNAL_ERROR, POLICY_VIOLATION, Connection
+from tranque.server.direct import direct_closer, direct_reader, direct_writer
 from tranque.server.edge import Limits, client_address, origin_allowed
 from tranque.server.http_schemas import HttpError
 from tranque.server.keepalive import Keepalive
@@ -36,7 +39,6 @@ from tranque.server.protocol import (
     _peek_id,
     parse,
 )
-from tranque.table.lobby import TableHandle
 from tranque.table.owner_frames import frame
 from tranque.table.service import TableError
 from tranque.table.stakes import ChipError, TooFewChips, check_stake, cost
@@ -47,86 +49,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("tranque.server")
 
 PARTY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # what ``POST /api/parties`` gives
-GOING_AWAY = 1001
-POLICY_VIOLATION = 1008
-INTERNAL_ERROR = 1011
 STOP = object()  # ``Sockets._take``: the socket refused too many messages for its rate
-
-
-class Connection:
-    """One WebSocket: its identity, its table, and the ordered queue of frames to send it.
-
-    The queue is a deque with one waiting future rather than an ``asyncio.Queue``: a frame is
-    pushed for every recipient of every event, and the plain deque is the cheaper of the two.
-    """
-
-    def __init__(self, ws: WebSocket, limit: int, direct: DirectWrite | None = None) -> None:
-        self.ws = ws
-        self.direct = direct  # writes a frame now when nothing waits ahead of it (direct.py)
-        self.sending = False  # the writer is sending a frame of the queue
-        self.guest: str | None = None
-        self.nickname = "guest"
-        self.watcher = False
-        self.owner: TableHandle | None = None  # the table's owner, or its stand-in (relay)
-        self.pending: deque[bytes | None] = deque()
-        self._idle: asyncio.Future[None] | None = None  # the writer waits on it when done
-        self.limit = limit
-        self.dropped = False
-        self.closing = False
-        self.close_code = POLICY_VIOLATION
-        self.close_reason = "too slow"
-        self.in_lobby = False  # gets the lobby's listing at every change
-        self.queued = False  # waits in the quick-match queue
-
-    def tell(self, obj: dict[str, Any]) -> None:
-        """Push a message of the club (the lobby, the queue) to this socket."""
-        self.push(frame(obj))
-
-    def push(self, frame_: bytes) -> None:
-        if self.closing:
-            return
-        direct = self.direct
-        if direct is not None and not self.pending and not self.sending and direct(frame_):
-            return
-        if len(self.pending) >= self.limit:
-            self.dropped = True
-            self.close(POLICY_VIOLATION, "too slow")
-            return
-        self._put(frame_)
-
-    def _put(self, item: bytes | None) -> None:
-        self.pending.append(item)
-        idle = self._idle
-        if idle is not None and not idle.done():
-            idle.set_result(None)
-
-    def close(self, code: int, reason: str) -> None:
-        """Send what is queued, then close with ``code``."""
-        if self.closing:
-            return
-        self.closing = True
-        self.close_code, self.close_reason = code, reason
-        self._put(None)
-
-    async def write_loop(self) -> None:
-        send = self.ws.send
-        pending = self.pending
-        loop = asyncio.get_running_loop()
-        while True:
-            while pending:
-                item = pending.popleft()
-                if item is None:
-                    with contextlib.suppress(Exception):
-                        await self.ws.close(code=self.close_code, reason=self.close_reason)
-                    return
-                self.sending = True
-                try:
-                    await send({"type": "websocket.send", "text": item.decode()})
-                finally:
-                    self.sending = False
-            self._idle = loop.create_future()
-            await self._idle
-            self._idle = None
 
 
 class Gate:
@@ -162,6 +85,7 @@ class Sockets:
         self.spectators: Counter[str] = Counter()
         self.closing = False
         self.keepalive = Keepalive(server.config.ws_ping)  # one timer pings every socket
+        self.counts = {"dropped_slow": 0}
 
     @property
     def limits(self) -> Limits:
@@ -194,7 +118,7 @@ class Sockets:
 
     async def _loop(self, ws: WebSocket) -> None:
         cfg = self.server.config
-        conn = Connection(ws, cfg.queue_limit, direct_writer(ws.scope))
+        conn = Connection(ws, cfg.queue_bytes, direct_writer(ws.scope), direct_closer(ws.scope))
         self.keepalive.watch(ws.scope)
         writer = asyncio.create_task(conn.write_loop())
         self.open[conn] = writer
@@ -209,6 +133,8 @@ class Sockets:
                 waits(False)
                 if message["type"] == "websocket.disconnect":
                     break
+                if conn.closing:  # nothing more is taken from a socket on its way out
+                    continue
                 msg = self._take(conn, gate, message.get("text"))
                 if msg is STOP:
                     # The frames already queued go out first, then the close.
@@ -225,12 +151,15 @@ class Sockets:
         finally:
             waits(False)
             self.open.pop(conn, None)
+            if conn.dropped:
+                self.counts["dropped_slow"] += 1
+                log.info("dropped a socket that read too slowly (%s)", conn.close_reason)
             await self._leave_club(conn)
             if conn.watcher and conn.owner is not None:
                 self._unwatch(conn.owner.table_id)
             if conn.owner is not None:
                 conn.owner.detach(conn)
-            if not conn.closing:
+            if not conn.closing or conn.closed_now:
                 writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(writer, 5)
@@ -278,7 +207,7 @@ class Sockets:
         server = self.server
         if conn.in_lobby and server.board is not None:
             conn.in_lobby = False
-            server.board.unsubscribe(conn.tell)
+            server.board.unsubscribe(conn.push)
         if conn.queued and server.quick is not None and conn.guest is not None:
             conn.queued = False
             with contextlib.suppress(Exception):
@@ -292,7 +221,7 @@ class Sockets:
         if isinstance(msg, Lobby):
             if not conn.in_lobby:
                 conn.in_lobby = True
-                await server.board.subscribe(conn.tell)
+                await server.board.subscribe(conn.push)
             return
         if isinstance(msg, Unqueue):
             left = conn.queued and conn.guest is not None
@@ -357,6 +286,11 @@ class Sockets:
             return None
         return checked.guest, checked.nickname
 
+    def stats(self) -> dict[str, int]:
+        """The open sockets, and those closed for reading too slowly since the start
+        (``/api/stats``)."""
+        return {"open": len(self.open), **self.counts}
+
     async def _rating(self, guest: str, msg: Queue) -> float:
         """The guest's rating under the queue's variant (its preset), for seating the closest
         ratings together; the neutral one for a guest not rated yet, or if it cannot be read."""
@@ -406,7 +340,7 @@ class Sockets:
             conn.owner = owner
             if conn.in_lobby and server.board is not None:  # at a table, the lobby is left
                 conn.in_lobby = False
-                server.board.unsubscribe(conn.tell)
+                server.board.unsubscribe(conn.push)
             fresh = server.identity.renewal(msg.token)
             if fresh is not None:
                 # Before the sync (which the table's owner sends): keep it in place of the old.
