@@ -51,6 +51,7 @@ class Connection:
         self.close_now = close_now  # the close frame now, past the queue (direct.py)
         self.sending = False  # the writer is sending a frame of the queue
         self.guest: str | None = None
+        self.session: str | None = None  # the account's session the token named (None: a guest)
         self.nickname = "guest"
         self.watcher = False
         self.owner: TableHandle | None = None  # the table's owner, or its stand-in (relay)

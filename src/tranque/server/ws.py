@@ -5,7 +5,8 @@ The loop parses, authenticates and forwards; every decision is the table owner's
 that concern sockets live here: sockets per client address, spectators per table, the bytes
 queued for a socket that reads too slowly, and the Origin of a browser's socket.
 ``Sockets.drain`` closes every socket with 1001 (going away) on a clean stop, so that clients
-reconnect to the next server.
+reconnect to the next server; ``Sockets.sessions_ended`` closes, with 1008, the sockets of an
+account's sessions that ended (a logout, a new password), on whichever node they are.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ log = logging.getLogger("tranque.server")
 
 PARTY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # what ``POST /api/parties`` gives
 STOP = object()  # ``Sockets._take``: the socket refused too many messages for its rate
+LOGGED_OUT = "logged_out: this session has ended, log in again"
 
 
 class Gate:
@@ -85,7 +87,8 @@ class Sockets:
         self.spectators: Counter[str] = Counter()
         self.closing = False
         self.keepalive = Keepalive(server.config.ws_ping)  # one timer pings every socket
-        self.counts = {"dropped_slow": 0}
+        self.counts = {"dropped_slow": 0, "ended_sessions": 0}
+        self.endings = 0  # sessions ended as told to this node (``sessions_ended``)
 
     @property
     def limits(self) -> Limits:
@@ -252,7 +255,7 @@ class Sockets:
             log.warning("the quick-match queue could not be reached", exc_info=True)
             conn.push(error_frame("unavailable", "the queue cannot be reached now: try again"))
             return
-        conn.guest, conn.nickname = who
+        conn.nickname = who[1]
         conn.queued = True
         queued["variant"], queued["stake"] = msg.variant, msg.stake
         conn.tell(queued)
@@ -277,18 +280,45 @@ class Sockets:
 
     async def _who(self, conn: Connection, token: str) -> tuple[str, str] | None:
         """(guest, nickname) of a token, or None once the connection was told why not:
-        expired, not ours, or of an account's session that has ended."""
+        expired, not ours, or of an account's session that has ended. The connection speaks
+        for that guest and session from here (``sessions_ended`` closes it with them).
+
+        A session may end while the database is asked about it; the answer is then asked
+        again, so that a socket never outlives an ending it was too early to hear of."""
         assert self.server.club is not None
         try:
-            checked = await self.server.club.check_token(token)
+            while True:
+                endings = self.endings
+                checked = await self.server.club.check_token(token)
+                if endings == self.endings:
+                    break
         except HttpError as exc:
             conn.push(error_frame(exc.code, exc.message))
             return None
+        conn.guest, conn.session = checked.guest, checked.session
         return checked.guest, checked.nickname
 
+    def sessions_ended(self, guest: str, session: str | None, keep: str | None) -> int:
+        """Close (1008, ``logged_out``) this node's sockets of ``guest`` that spoke for
+        ``session`` (None: for any session or none, but ``keep``); how many. Called for a
+        logout or a new password on this node, and for one on another node (the bus)."""
+        self.endings += 1
+        closed = 0
+        for conn in list(self.open):
+            if conn.guest != guest or conn.cut:
+                continue
+            if session is not None and conn.session != session:
+                continue
+            if keep is not None and conn.session == keep:
+                continue
+            conn.end(POLICY_VIOLATION, LOGGED_OUT)
+            closed += 1
+        self.counts["ended_sessions"] += closed
+        return closed
+
     def stats(self) -> dict[str, int]:
-        """The open sockets, and those closed for reading too slowly since the start
-        (``/api/stats``)."""
+        """The open sockets, and those closed for reading too slowly or for an ended session
+        since the start (``/api/stats``)."""
         return {"open": len(self.open), **self.counts}
 
     async def _rating(self, guest: str, msg: Queue) -> float:
@@ -325,6 +355,8 @@ class Sockets:
             except TableError as exc:
                 conn.push(error_frame(exc.code, exc.message))
                 return
+            if conn.closing:  # its session ended meanwhile
+                return
             # From here to ``attach`` nothing yields: the table cannot leave memory in between.
             watcher = msg.role == "spectator"
             cap = self.limits.max_spectators
@@ -335,7 +367,7 @@ class Sockets:
                 return
             if watcher:
                 self.spectators[owner.table_id] += 1
-            conn.guest, conn.nickname = who
+            conn.nickname = who[1]
             conn.watcher = watcher
             conn.owner = owner
             if conn.in_lobby and server.board is not None:  # at a table, the lobby is left
