@@ -9,7 +9,7 @@ is refused: after a claim only the account's sessions speak for it.
 
 The logic is here; the rows are behind ``AccountStore`` (``store.club``), the login limits
 behind ``Buckets`` (in memory on one node, Redis on many) and argon2 behind ``PasswordWork``
-(a few threads of its own). Everything cheap is checked before anything is hashed: a claim of a
+(a few threads at a time). Everything cheap is checked before anything is hashed: a claim of a
 name that is bad, reserved or taken is refused without spending argon2 on it.
 """
 

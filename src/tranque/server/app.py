@@ -199,7 +199,6 @@ class Server(ServerRoutes):
                 await close_pool()
             for closing in self._closing:
                 await closing()
-            work.close()
             close = getattr(store, "close", None)
             if close is not None:
                 await close()
