@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import psutil
+import pytest
 import websockets
 
 from tranque.client import new_guest
@@ -52,6 +53,7 @@ def _rss(server: Any) -> int:
 # -- finding 2: a claim checks before it hashes; claims are limited; argon2 is bounded ---------
 
 
+@pytest.mark.slow  # 81 guests and their claims
 def test_a_claim_of_a_taken_name_spends_no_hash(server: Any) -> None:
     base, n = server.base, 40
     tokens = _guests(base, 2 * n + 1)
