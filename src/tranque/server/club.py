@@ -16,10 +16,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from tranque.club.accounts import AccountError, Accounts, LoginGuard, LoginLimits, Session
-from tranque.club.names import BadName, check_name, name_key
+from tranque.club.names import name_key
+from tranque.club.passwords import PasswordWork
 from tranque.club.ratings import PRESETS, PROVISIONAL_GAMES, Skill
+from tranque.club.skeleton import name_skeleton, prototypes
 from tranque.server import http_schemas as hs
-from tranque.server.edge import Buckets, client_address, read_body
+from tranque.server.edge import Buckets, RateLimiter, client_address, read_body
 from tranque.server.http_schemas import HttpError
 from tranque.server.identity import Identity, TokenState
 from tranque.store.club import SqlAccounts, SqlProfiles
@@ -71,12 +73,16 @@ class Club:
         identity: Identity,
         buckets: Buckets,
         limits: LoginLimits | None = None,
+        work: PasswordWork | None = None,
+        claim_rate: RateLimiter | None = None,
     ) -> None:
         self.identity = identity
         self.rows = SqlAccounts(store)
         self.profiles = SqlProfiles(store)
-        self.accounts = Accounts(self.rows, LoginGuard(buckets, limits))
+        self.accounts = Accounts(self.rows, LoginGuard(buckets, limits), work)
+        self.claim_rate = claim_rate or RateLimiter(0, 1, "account claims")
         self.store = store
+        prototypes()  # the confusables' table, built at start rather than at the first name
 
     async def check_token(self, token: str) -> Who:
         """The token's bearer, or HttpError 401: expired, not ours, or of a session that ended
@@ -105,6 +111,7 @@ class Club:
     async def claim(self, request: Request) -> Response:
         """``POST /api/accounts``: the bearer guest becomes an account, keeping its games."""
         try:
+            await self.claim_rate.take(client_address(request.scope))
             who = await self.who(request)
             body = hs.decode(hs.Credentials, await read_body(request))
             s = await self.accounts.claim(who.guest, body.name, body.password, time.time())
@@ -175,11 +182,10 @@ class Club:
     async def _guest_of(self, handle: str) -> str | None:
         if handle.startswith(GUEST_HANDLE):
             return handle[len(GUEST_HANDLE) :] or None
-        try:
-            check_name(handle)
-        except BadName:
+        if len(handle) > hs.NAME_FIELD:
             return None
-        account = await self.rows.account_by_key(name_key(handle))
+        # Not check_name: an account made before a word was reserved keeps its profile.
+        account = await self.rows.account_by_name(name_key(handle), name_skeleton(handle))
         return None if account is None else account.guest
 
     async def profile(self, request: Request) -> Response:

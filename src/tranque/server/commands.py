@@ -28,6 +28,11 @@ _ENV = {
     "max_open_tables": "TRANQUE_MAX_OPEN_TABLES",
     "max_spectators": "TRANQUE_MAX_SPECTATORS",
     "max_sockets_per_ip": "TRANQUE_MAX_SOCKETS_PER_IP",
+    "claims_per_minute": "TRANQUE_CLAIMS_PER_MINUTE",
+    "claim_burst": "TRANQUE_CLAIM_BURST",
+    "rate_keys": "TRANQUE_RATE_KEYS",
+    "hash_threads": "TRANQUE_HASH_THREADS",
+    "hash_waiting": "TRANQUE_HASH_WAITING",
     "token_days": "TRANQUE_TOKEN_DAYS",
     "secret_file": "TRANQUE_SECRET_FILE",
     "redis": "TRANQUE_REDIS",
@@ -45,6 +50,8 @@ _LIMIT_FLAGS = [
     ("max_open_tables", "5", "unfinished tables one guest may host"),
     ("max_spectators", "50", "spectators per table"),
     ("max_sockets_per_ip", "64", "open WebSockets per client address"),
+    ("claims_per_minute", "5", "account claims per minute per client address"),
+    ("claim_burst", "10", "account claims at once per client address"),
 ]
 
 
@@ -109,6 +116,21 @@ def register(subparsers: Any) -> None:
             metavar="N",
             help=f"{what} ({default}; {_ENV[dest]})",
         )
+    add(
+        "--rate-keys", default=_env("rate_keys", "50000"), metavar="N",
+        help="rate-limit buckets one node keeps in memory at most; the least recently used "
+        "goes first (100-10000000; 50000; TRANQUE_RATE_KEYS)",
+    )  # fmt: skip
+    add(
+        "--hash-threads", default=_env("hash_threads", None), metavar="N",
+        help="threads hashing and checking passwords (argon2) at once (1-64; default: half "
+        "the cores, at least 1; TRANQUE_HASH_THREADS)",
+    )  # fmt: skip
+    add(
+        "--hash-waiting", default=_env("hash_waiting", "64"), metavar="N",
+        help="logins and claims that may wait for a hashing thread; past them 503 busy "
+        "(0-100000; 64; TRANQUE_HASH_WAITING)",
+    )  # fmt: skip
     add(
         "--table-expiry", default="3600", metavar="S",
         help="a table that has not started S seconds after its creation expires (3600)",
@@ -421,8 +443,15 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
         max_open_tables=_integer(args, "max_open_tables", 0),
         max_spectators=_integer(args, "max_spectators", 0),
         max_sockets_per_ip=_integer(args, "max_sockets_per_ip", 0),
+        claims_per_minute=_number(args, "claims_per_minute", 0),
+        claim_burst=_integer(args, "claim_burst", 1),
+        rate_keys=_integer(args, "rate_keys", 100, 10_000_000),
         allow_origins=tuple(origins),
     )
+    out["hash_threads"] = (
+        None if args.hash_threads is None else _integer(args, "hash_threads", 1, 64)
+    )
+    out["hash_waiting"] = _integer(args, "hash_waiting", 0, 100_000)
     out["token_max_age"] = max(1, round(_number(args, "token_days", 1e-5, 3650) * 86400))
     out["secret"], out["old_secrets"] = _secrets(args)
     out["lease_ttl"] = _number(args, "lease_ttl", 1, 60)
