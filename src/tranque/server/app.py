@@ -34,6 +34,7 @@ from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, Match
 from tranque.club.quickmatch import VARIANTS, QuickMatch, Requeued
 from tranque.commands import BUS_LINGER_MS
 from tranque.rules.variants import Rules
+from tranque.server.analyst import QUEUE as ANALYSIS_QUEUE
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
 from tranque.server.chips import ChipRoutes
 from tranque.server.club import Club
@@ -86,6 +87,7 @@ class ServerConfig:
     db_url: str = ""  # names the cluster on Redis (every key and channel is under its hash)
     fill_time: float = FILL  # seconds a quick match waits for people before bots fill it
     login_limits: LoginLimits = field(default_factory=LoginLimits)  # club.accounts
+    analysis_queue: int = ANALYSIS_QUEUE  # parts this node analyses or keeps waiting, at most
 
 
 class Server(ServerRoutes):
@@ -143,7 +145,9 @@ class Server(ServerRoutes):
         leases, bus = self._cluster(store)
         assert isinstance(store, Store)
         self.club = Club(store, self.identity, self.buckets, self.config.login_limits)
-        self.games = GameRoutes(self, store, thinker, self.config.node or "local")
+        self.games = GameRoutes(
+            self, store, thinker, self.config.node or "local", queue=self.config.analysis_queue
+        )
         self.lobby = Lobby(
             store,
             WallClock(),
