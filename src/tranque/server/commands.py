@@ -79,7 +79,12 @@ def register(subparsers: Any) -> None:
     add("--grace", default="60", metavar="S", help="default 60")
     add("--fair-window", default="3", metavar="S", help="default 3")
     add("--choose-window", default="15", metavar="S")
-    add("--redeal-window", default="15", metavar="S")
+    add(
+        "--redeal-window", default="3", metavar="S",
+        help="seconds every deal stays on show before the lead, at a table with a person: a "
+        "seat with five doubles may ask for a redeal meanwhile; the same every hand, so that "
+        "nobody learns who may ask (3)",
+    )  # fmt: skip
     add(
         "--bot", default="heuristic",
         help="bot for empty seats, takeovers and clocks: a level (facil, normal, fuerte) or a "
