@@ -35,6 +35,7 @@ from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, Match
 from tranque.club.quickmatch import VARIANTS, QuickMatch, Requeued
 from tranque.commands import BUS_LINGER_MS
 from tranque.rules.variants import Rules
+from tranque.server.analyst import QUEUE as ANALYSIS_QUEUE
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
 from tranque.server.chips import ChipRoutes
 from tranque.server.club import Club
@@ -91,6 +92,7 @@ class ServerConfig:
     # how many more may wait for one before a login or claim is told 503 busy.
     hash_threads: int | None = None
     hash_waiting: int = 64
+    analysis_queue: int = ANALYSIS_QUEUE  # parts this node analyses or keeps waiting, at most
 
 
 class Server(ServerRoutes):
@@ -154,7 +156,9 @@ class Server(ServerRoutes):
         self.club = Club(
             store, self.identity, self.buckets, self.config.login_limits, work, self.claim_rate
         )
-        self.games = GameRoutes(self, store, thinker, self.config.node or "local")
+        self.games = GameRoutes(
+            self, store, thinker, self.config.node or "local", queue=self.config.analysis_queue
+        )
         self.lobby = Lobby(
             store,
             WallClock(),

@@ -265,6 +265,10 @@ class Club:
             if row is None:
                 return _refusal(HttpError(404, "no_table", f"there is no table {tid!r}"))
             info = row["info"]
+            if row["status"] != "over" or "seats" not in info:
+                # Not in this node's memory (another node's, on a cluster): the row's info is
+                # the table's at its creation, without its seats; the log has them.
+                info = {**info, "seats": await self.profiles.table_seats(tid)}
         who, names = await self.profiles.table_people(tid)
         rules = info.get("settings", {}).get("rules", info.get("rules"))
         preset = rules if isinstance(rules, str) and rules in PRESETS else None

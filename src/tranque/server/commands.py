@@ -39,6 +39,7 @@ _ENV = {
     "node": "TRANQUE_NODE",
     "lease_ttl": "TRANQUE_LEASE_TTL",
     "bus_linger": "TRANQUE_BUS_LINGER",
+    "analysis_queue": "TRANQUE_ANALYSIS_QUEUE",
 }
 
 
@@ -85,7 +86,12 @@ def register(subparsers: Any) -> None:
     add("--grace", default="60", metavar="S", help="default 60")
     add("--fair-window", default="3", metavar="S", help="default 3")
     add("--choose-window", default="15", metavar="S")
-    add("--redeal-window", default="15", metavar="S")
+    add(
+        "--redeal-window", default="3", metavar="S",
+        help="seconds every deal stays on show before the lead, at a table with a person: a "
+        "seat with five doubles may ask for a redeal meanwhile; the same every hand, so that "
+        "nobody learns who may ask (3)",
+    )  # fmt: skip
     add(
         "--bot", default="heuristic",
         help="bot for empty seats, takeovers and clocks: a level (facil, normal, fuerte) or a "
@@ -152,6 +158,11 @@ def register(subparsers: Any) -> None:
         "--analysis", default=None, metavar="N",
         help="of those workers, how many may analyse finished games at once (default: all but "
         "one, at least one; 0: this node analyses none, another node of the cluster does)",
+    )  # fmt: skip
+    add(
+        "--analysis-queue", default=_env("analysis_queue", "32"), metavar="N",
+        help="analyses this node holds at once, running or waiting for a worker; a hindsight "
+        "asked past them is refused (503 analysis_busy) (1-10000; 32; TRANQUE_ANALYSIS_QUEUE)",
     )  # fmt: skip
     add(
         "--think-timeout", default="30", metavar="S",
@@ -428,6 +439,7 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
     out["analysis"] = (
         None if args.analysis is None else _integer(args, "analysis", 0, out["workers"])
     )
+    out["analysis_queue"] = _integer(args, "analysis_queue", 1, 10_000)
     out["think_timeout"] = _number(args, "think_timeout", 0.01, 3600)
     origins = list(args.allow_origin or [])
     env_origins = os.environ.get("TRANQUE_ALLOW_ORIGINS", "")

@@ -33,6 +33,7 @@ RULE_BOUNDS: dict[str, int] = {
     "redeal_doubles": 10,
 }
 MOVE_CLOCK = (0.5, 600.0)
+NESTED = "the body is nested too deeply to be one of the API's objects"
 
 # Length bounds of the string fields, in characters (the checks behind them are stricter: a
 # name is 3 to 20, a nickname 1 to 24; these only keep what reaches them small).
@@ -133,6 +134,10 @@ def decode(schema: type[T], body: bytes, *, empty_ok: bool = False) -> T:
         raise HttpError(400, "malformed", "the body must be a JSON object")
     try:
         return _DECODERS[schema].decode(body)  # type: ignore[no-any-return]
+    except RecursionError:
+        # msgspec recurses once per level of a free-form value (``rules``) and stops with
+        # RecursionError near a thousand: no real body nests past three.
+        raise HttpError(400, "malformed", NESTED) from None
     except msgspec.DecodeError as exc:
         if not isinstance(exc, msgspec.ValidationError):
             raise HttpError(400, "malformed", f"the body is not JSON: {exc}") from None

@@ -201,6 +201,10 @@ def parse(raw: str | bytes) -> ClientMessage:
         raise ProtocolError("malformed", f"malformed message: {text}", cid) from None
     except msgspec.DecodeError as exc:
         raise ProtocolError("malformed", f"not a JSON object: {exc}") from None
+    except RecursionError:
+        # A message without its ``type`` first makes the union skip the other keys' values, one
+        # recursion per level: 2,048 bytes of brackets reach msgspec's limit. No message nests.
+        raise ProtocolError("malformed", "the message is nested too deeply") from None
     cid = getattr(msg, "id", None)
     if cid is not None and (not cid or len(cid) > MAX_ID):
         raise ProtocolError("malformed", f"a command id is 1 to {MAX_ID} characters")

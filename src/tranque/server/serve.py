@@ -91,6 +91,7 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
             test_gate=args.test_think_gate,
             analysis_slots=v["analysis"],
         ),
+        analysis_queue=v["analysis_queue"],
         node=v["node"],
         redis=v["redis"],
         lease_ttl=v["lease_ttl"],

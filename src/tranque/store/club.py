@@ -24,7 +24,7 @@ from tranque.store.schema import (
     ratings,
     sessions,
 )
-from tranque.store.settle import seat_guests
+from tranque.store.settle import log_seats, seat_guests
 
 _decode = msgspec.json.decode
 
@@ -241,6 +241,11 @@ class SqlProfiles:
                 q = sa.select(accounts.c.guest, accounts.c.name).where(accounts.c.guest.in_(ids))
                 names = {r.guest: r.name for r in await conn.execute(q)}
         return who, names
+
+    async def table_seats(self, table_id: str) -> list[dict[str, Any]]:
+        """Each seat's kind and nickname, from the log (``store.settle.log_seats``)."""
+        async with self.store._connect() as conn:
+            return await log_seats(conn, table_id)
 
     async def table_changes(self, table_id: str) -> dict[str, dict[str, Any]]:
         c = rating_changes.c
