@@ -30,10 +30,12 @@ from tranque.bots.base import resolve_bot
 from tranque.club.accounts import LoginLimits
 from tranque.club.lobby import LobbyBoard
 from tranque.club.matching import FILL, Seating
+from tranque.club.passwords import PasswordWork
 from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, MatchQueue
 from tranque.club.quickmatch import VARIANTS, QuickMatch, Requeued
 from tranque.commands import BUS_LINGER_MS
 from tranque.rules.variants import Rules
+from tranque.server.analyst import QUEUE as ANALYSIS_QUEUE
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
 from tranque.server.chips import ChipRoutes
 from tranque.server.club import Club
@@ -88,6 +90,11 @@ class ServerConfig:
     db_url: str = ""  # names the cluster on Redis (every key and channel is under its hash)
     fill_time: float = FILL  # seconds a quick match waits for people before bots fill it
     login_limits: LoginLimits = field(default_factory=LoginLimits)  # club.accounts
+    # argon2 (club.passwords.PasswordWork): threads hashing at once (None: half the cores), and
+    # how many more may wait for one before a login or claim is told 503 busy.
+    hash_threads: int | None = None
+    hash_waiting: int = 64
+    analysis_queue: int = ANALYSIS_QUEUE  # parts this node analyses or keeps waiting, at most
 
 
 class Server(ServerRoutes):
@@ -106,14 +113,17 @@ class Server(ServerRoutes):
         self.chips: SqlChips | None = None  # the chips' ledger (store.chips, server.chips)
         self.games: GameRoutes | None = None  # finished games, history, analyses (server.games)
         # The rate limits' buckets: this process's memory, or Redis on a cluster (_cluster).
-        self.buckets: Buckets = LocalBuckets()
-        self.sockets = Sockets(self)
         limits = config.limits
+        self.buckets: Buckets = LocalBuckets(limits.rate_keys)
+        self.sockets = Sockets(self)
         self.guest_rate = RateLimiter(
             limits.guests_per_minute, limits.guest_burst, "new guests", self.buckets
         )
         self.table_rate = RateLimiter(
             limits.tables_per_minute, limits.table_burst, "new tables", self.buckets
+        )
+        self.claim_rate = RateLimiter(
+            limits.claims_per_minute, limits.claim_burst, "account claims", self.buckets
         )
         self._closing: list[Callable[[], Awaitable[None]]] = []  # adapters closed at the end
         self.release = release_hash() if WEB_DIR.is_dir() else "dev"
@@ -144,8 +154,13 @@ class Server(ServerRoutes):
             await start()
         leases, bus = self._cluster(store)
         assert isinstance(store, Store)
-        self.club = Club(store, self.identity, self.buckets, self.config.login_limits)
-        self.games = GameRoutes(self, store, thinker, self.config.node or "local")
+        work = PasswordWork(self.config.hash_threads, self.config.hash_waiting)
+        self.club = Club(
+            store, self.identity, self.buckets, self.config.login_limits, work, self.claim_rate
+        )
+        self.games = GameRoutes(
+            self, store, thinker, self.config.node or "local", queue=self.config.analysis_queue
+        )
         self.lobby = Lobby(
             store,
             WallClock(),
@@ -211,6 +226,7 @@ class Server(ServerRoutes):
         # The rate limits count every node's requests (a client may hit any node).
         buckets = RedisBuckets(cfg.redis, namespace(cfg.db_url))
         self.buckets = self.guest_rate.buckets = self.table_rate.buckets = buckets
+        self.claim_rate.buckets = buckets
         self._closing.append(buckets.close)
         return SqlLeases(store, node, cfg.lease_ttl), bus
 

@@ -83,6 +83,8 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         table_expiry=v["table_expiry"],
         finished_linger=v["finished_linger"],
         fill_time=v["fill_time"],
+        hash_threads=v["hash_threads"],
+        hash_waiting=v["hash_waiting"],
         # Bots think in worker processes, never on the event loop; the app starts and closes them.
         thinker=WorkerPool(
             v["workers"],
@@ -90,6 +92,7 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
             test_gate=args.test_think_gate,
             analysis_slots=v["analysis"],
         ),
+        analysis_queue=v["analysis_queue"],
         node=v["node"],
         redis=v["redis"],
         lease_ttl=v["lease_ttl"],
