@@ -57,17 +57,15 @@ def test_a_public_table_on_one_node_is_in_the_lobby_of_the_other(cluster_factory
             host = await new_guest(a, "ana")
             t = await create_table(a, host["token"], practice=False, seat=0, public=True)
 
-            def listed(m: dict[str, Any], free: int) -> bool:
-                return m.get("type") == "lobby" and any(
-                    r["table"] == t["table"] and r["free"] == free for r in m["tables"]
-                )
+            def listed(tables: list[dict[str, Any]], free: int) -> bool:
+                return any(r["table"] == t["table"] and r["free"] == free for r in tables)
 
-            await lobby_b.wait(lambda m: listed(m, 3))
+            await lobby_b.wait_listing(lambda ts: listed(ts, 3))
             bea = await new_guest(b, "bea")
             c = TableClient(b, bea["token"], t["table"])
             await c.connect()
             await c.do({"type": "sit", "seat": 1})
-            await lobby_b.wait(lambda m: listed(m, 2))
+            await lobby_b.wait_listing(lambda ts: listed(ts, 2))
             await c.close()
         finally:
             await ClubSocket.close_all()

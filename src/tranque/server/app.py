@@ -48,7 +48,7 @@ from tranque.server.seat_ratings import SeatRatings
 from tranque.server.ws import Sockets
 from tranque.store.chips import SqlChips
 from tranque.store.db import Store
-from tranque.table.bus import Bus
+from tranque.table.bus import Bus, SessionsEnded
 from tranque.table.lobby import Lobby
 from tranque.table.ports import Entry, Leases, TableStore, Thinker, WallClock
 from tranque.table.service import TableSettings, fixed_seeds, secure_seeds
@@ -66,7 +66,9 @@ class ServerConfig:
     rate: float = 20.0  # messages per second per connection, sustained
     burst: float = 40.0
     strikes: int = 20  # messages refused for the rate before the connection is closed
-    queue_limit: int = 5000  # frames waiting for a slow connection before it is dropped
+    # Bytes of frames that may wait for a socket that reads too slowly before it is dropped
+    # (server.ws.Connection); a frame is never refused while nothing waits ahead of it.
+    queue_bytes: int = 512 * 1024
     # Seconds between pings of each socket, and for its pong (server.keepalive): the sockets
     # uvicorn was told not to ping itself (``tranque serve``, the sans-I/O protocol).
     ws_ping: float = 20.0
@@ -184,6 +186,8 @@ class Server(ServerRoutes):
             queue, self._open_quick_table, time.time, fill=self.config.fill_time, variants=queues
         )
         self.lobby.on_gone = self._gone  # the board's and the seats' ratings' (server.seat_ratings)
+        self.club.on_sessions_ended = self._sessions_ended
+        self.lobby.relay.on_sessions_ended = self._sessions_ended_elsewhere
         recovered = await self.lobby.recover()
         if recovered:
             log.warning("rebuilt %d unfinished table(s) from the event log", recovered)
@@ -245,6 +249,16 @@ class Server(ServerRoutes):
         if not owner.service.settings.public:
             return  # never in the lobby: no line to build from its whole info at every move
         self.board.touch(owner.service.info(), owner.spectators()["count"], ratings)
+
+    def _sessions_ended(self, guest: str, session: str | None, keep: str | None) -> None:
+        """Sessions ended here (a logout, a new password): their sockets close on this node now
+        and on every other through the bus (``SessionsEnded``)."""
+        assert self.lobby is not None
+        self.sockets.sessions_ended(guest, session, keep)
+        self.lobby.bus.broadcast(SessionsEnded(guest, session, keep))
+
+    def _sessions_ended_elsewhere(self, msg: SessionsEnded) -> None:
+        self.sockets.sessions_ended(msg.guest, msg.session, msg.keep)
 
     def _gone(self, table: str) -> None:
         assert self.board is not None and self.seat_ratings is not None

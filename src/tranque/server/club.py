@@ -10,6 +10,7 @@ or logs a password or its hash; the answers carry the caller's own token and nob
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -83,6 +84,13 @@ class Club:
         self.claim_rate = claim_rate or RateLimiter(0, 1, "account claims")
         self.store = store
         prototypes()  # the confusables' table, built at start rather than at the first name
+        # Told (guest, session, keep) once sessions ended, to close their sockets on every node
+        # (``Server._sessions_ended``): session None is every session of the guest but ``keep``.
+        self.on_sessions_ended: Callable[[str, str | None, str | None], None] | None = None
+
+    def _ended(self, guest: str, session: str | None, keep: str | None = None) -> None:
+        if self.on_sessions_ended is not None:
+            self.on_sessions_ended(guest, session, keep)
 
     async def check_token(self, token: str) -> Who:
         """The token's bearer, or HttpError 401: expired, not ours, or of a session that ended
@@ -145,6 +153,7 @@ class Club:
         except HttpError as exc:
             return _refusal(exc)
         ended = await self.accounts.logout(s, everywhere=everywhere)
+        self._ended(s.guest, None if everywhere else s.session)
         return JSONResponse({"ended": ended})
 
     async def change_password(self, request: Request) -> Response:
@@ -157,6 +166,7 @@ class Club:
             )
         except (HttpError, AccountError) as exc:
             return _refusal(exc)
+        self._ended(s.guest, None, keep=s.session)
         return self._session_answer(s)
 
     async def me(self, request: Request) -> Response:

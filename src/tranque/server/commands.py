@@ -28,6 +28,10 @@ _ENV = {
     "max_open_tables": "TRANQUE_MAX_OPEN_TABLES",
     "max_spectators": "TRANQUE_MAX_SPECTATORS",
     "max_sockets_per_ip": "TRANQUE_MAX_SOCKETS_PER_IP",
+    "max_http_per_ip": "TRANQUE_MAX_HTTP_PER_IP",
+    "http_header_timeout": "TRANQUE_HTTP_HEADER_TIMEOUT",
+    "http_body_timeout": "TRANQUE_HTTP_BODY_TIMEOUT",
+    "ws_queue_bytes": "TRANQUE_WS_QUEUE_BYTES",
     "claims_per_minute": "TRANQUE_CLAIMS_PER_MINUTE",
     "claim_burst": "TRANQUE_CLAIM_BURST",
     "rate_keys": "TRANQUE_RATE_KEYS",
@@ -51,6 +55,11 @@ _LIMIT_FLAGS = [
     ("max_open_tables", "5", "unfinished tables one guest may host"),
     ("max_spectators", "50", "spectators per table"),
     ("max_sockets_per_ip", "64", "open WebSockets per client address"),
+    (
+        "max_http_per_ip",
+        "64",
+        "HTTP connections at once per peer address (a proxy uvicorn trusts is not counted)",
+    ),
     ("claims_per_minute", "5", "account claims per minute per client address"),
     ("claim_burst", "10", "account claims at once per client address"),
 ]
@@ -108,6 +117,21 @@ def register(subparsers: Any) -> None:
         "--ws-ping", default="20", metavar="S",
         help="seconds between the server's pings of each WebSocket; one still unanswered a "
         "ping later closes the socket (1011) (0.1-3600; 20)",
+    )  # fmt: skip
+    add(
+        "--ws-queue-bytes", default=_env("ws_queue_bytes", "524288"), metavar="N",
+        help="bytes of frames that may wait for a socket that reads too slowly; past them it "
+        "is closed with 1008 (4096 or more; 524288; TRANQUE_WS_QUEUE_BYTES)",
+    )  # fmt: skip
+    add(
+        "--http-header-timeout", default=_env("http_header_timeout", "10"), metavar="S",
+        help="seconds a request's headers may take from its first byte, else 408 and closed "
+        "(0: none; 10; TRANQUE_HTTP_HEADER_TIMEOUT)",
+    )  # fmt: skip
+    add(
+        "--http-body-timeout", default=_env("http_body_timeout", "30"), metavar="S",
+        help="seconds a request's body may take after its headers, else 408 and closed "
+        "(0: none; 30; TRANQUE_HTTP_BODY_TIMEOUT)",
     )  # fmt: skip
     add(
         "--ws-compression",
@@ -425,6 +449,7 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
         out[dest] = _number(args, dest, 0, 3600)
     out["rate"] = _number(args, "rate", 0.1, 100_000)
     out["ws_ping"] = _number(args, "ws_ping", 0.1, 3600)
+    out["ws_queue_bytes"] = _integer(args, "ws_queue_bytes", 4096)
     out["table_expiry"] = _number(args, "table_expiry", 0.001, 30 * 86400)
     out["finished_linger"] = _number(args, "finished_linger", 0, 86400)
     out["fill_time"] = _number(args, "fill_time", 0, 600)
@@ -459,6 +484,13 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
         claim_burst=_integer(args, "claim_burst", 1),
         rate_keys=_integer(args, "rate_keys", 100, 10_000_000),
         allow_origins=tuple(origins),
+    )
+    from tranque.server.http_guard import HttpGuard
+
+    out["http_guard"] = HttpGuard(
+        header_timeout=_number(args, "http_header_timeout", 0, 3600),
+        body_timeout=_number(args, "http_body_timeout", 0, 3600),
+        max_per_address=_integer(args, "max_http_per_ip", 0),
     )
     out["hash_threads"] = (
         None if args.hash_threads is None else _integer(args, "hash_threads", 1, 64)

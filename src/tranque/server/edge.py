@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from starlette.datastructures import Headers
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tranque.runtime.rate_keys import bucket_key
@@ -125,11 +125,16 @@ async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
     """The request's body, or HttpError 413 as soon as it passes ``limit`` bytes."""
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise HttpError(*_too_large())
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise HttpError(*_too_large())
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # Gone before its body was in (or cut for sending it too slowly: server.http_guard):
+        # nobody reads this answer, but the route ends as a refusal, not a traceback.
+        raise HttpError(400, "disconnected", "the connection closed before the body came") from None
     return b"".join(chunks)
 
 

@@ -234,7 +234,7 @@ class ServerRoutes:
     async def stats(self, request: Request) -> Response:
         """The tables in memory now (waiting, playing, over) and what came and went."""
         assert self.lobby is not None
-        return JSONResponse(self.lobby.stats())
+        return JSONResponse({**self.lobby.stats(), "sockets": self.sockets.stats()})
 
     async def health(self, request: Request) -> Response:
         """Alive, and the worker pool's figures (workers, ready, busy, queued, replaced,
