@@ -132,21 +132,40 @@ def test_a_killed_worker_is_replaced_and_the_decision_still_comes(
     assert "Traceback" not in server.stop()
 
 
-def test_a_table_takes_a_level_or_a_bot_name_and_refuses_others(server: Any) -> None:
+# A guest chooses one of the three levels; a bot's own name is never his to choose: the costliest
+# (strong-slow, 100-200 ms a move in a worker) was open to any guest's practice table.
+NOT_LEVELS = ("strong-slow", "strong", "heuristic", "greedy", "random", "imposible", "", 3)
+
+
+def test_a_table_takes_one_of_the_three_levels_and_refuses_any_other_bot(server: Any) -> None:
     async def go() -> None:
         base = server.base
         g = await new_guest(base, "ana")
         auth = {"Authorization": f"Bearer {g['token']}"}
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-            for bot in ("imposible", 3, ""):
+            for bot in NOT_LEVELS:
                 r = await http.post("/api/tables", json={"bot": bot}, headers=auth)
-                assert r.status_code == 400, r.text
-                assert r.json()["code"] == "bad_bot"
-        for bot, plays in (("facil", "facil"), ("normal", "heuristic"), ("greedy", "greedy")):
+                assert r.status_code == 400, (bot, r.text)
+                assert r.json()["code"] == "bad_bot" and r.json()["message"], r.text
+            tables = await get_json(base, "/api/stats")
+            assert tables["since_start"]["created"] == 0  # nothing was made
+        for bot, plays in (("facil", "facil"), ("normal", "heuristic"), ("fuerte", "strong")):
             t = await create_table(base, g["token"], practice=True, seat=0, bot=bot)
             info = await get_json(base, f"/api/tables/{t['table']}")
             assert info["bot"] == bot
             assert [s["bot"] for s in info["seats"]] == [None, plays, plays, plays]
+        # The host's bots at a table of people: a level too, never a bot's name.
+        people = await create_table(base, g["token"], practice=False, seat=0)
+        c = TableClient(base, g["token"], people["table"])
+        await c.connect()
+        for level in NOT_LEVELS[:5]:
+            refused = await c.command({"type": "add_bot", "seat": 1, "level": level})
+            assert refused["type"] == "error" and refused["code"] == "bad_bot", refused
+        await c.do({"type": "add_bot", "seat": 1, "level": "fuerte"})
+        await c.do({"type": "add_bot", "seat": 2})  # the table's own level
+        seated = [(e["seat"], e["bot"]) for e in c.events if e["type"] == "bot_sat"]
+        assert seated == [(1, "strong"), (2, "heuristic")]
+        await c.close()
 
     asyncio.run(go())
 

@@ -84,6 +84,7 @@ TABLE_BODIES = [
     ({"move_clock": 0.1}, "bad_clock"),
     ({"move_clock": "fast"}, "bad_clock"),
     ({"bot": "deep-blue"}, "bad_bot"),
+    ({"bot": "strong-slow"}, "bad_bot"),  # a bot's name, not a level
     ({"bot": 7}, "bad_bot"),
     ({"color": "red"}, "unknown_field"),
 ]
@@ -113,12 +114,12 @@ def test_every_mistyped_field_gets_a_400_with_a_code_and_nothing_is_made(
     assert r.status_code == 401 and r.json()["code"] == "bad_token"
     # Nothing was created by any of them: the first table made now is t1.
     r = _post(
-        base, "/api/tables", {"rules": {"preset": "havana", "target": 1000}, "bot": "random"}, token
+        base, "/api/tables", {"rules": {"preset": "havana", "target": 1000}, "bot": "facil"}, token
     )
     assert r.status_code == 200 and r.json()["table"] == "t1", r.text
     info = httpx.get(base + "/api/tables/t1", timeout=30).json()
     assert info["settings"]["rules"]["target"] == 1000
-    assert [s["bot"] for s in info["seats"][1:]] == ["random"] * 3
+    assert [s["bot"] for s in info["seats"][1:]] == ["facil"] * 3
     assert "Traceback" not in server.errors()
 
 

@@ -37,6 +37,7 @@ from tranque.commands import BUS_LINGER_MS
 from tranque.rules.variants import Rules
 from tranque.server.analyst import QUEUE as ANALYSIS_QUEUE
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
+from tranque.server.caps import TableCaps
 from tranque.server.chips import ChipRoutes
 from tranque.server.club import Club
 from tranque.server.direct import keep_raw_send
@@ -125,6 +126,8 @@ class Server(ServerRoutes):
         self.claim_rate = RateLimiter(
             limits.claims_per_minute, limits.claim_burst, "account claims", self.buckets
         )
+        # A person's unfinished tables, whoever made them (server.caps); its store: the lifespan.
+        self.caps = TableCaps(limits, self.table_rate, config.defaults.abandon_after)
         self._closing: list[Callable[[], Awaitable[None]]] = []  # adapters closed at the end
         self.release = release_hash() if WEB_DIR.is_dir() else "dev"
         page = WEB_DIR / "index.html"
@@ -135,7 +138,7 @@ class Server(ServerRoutes):
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         store = await self.store_factory()
-        self.store = store
+        self.store = self.caps.store = store
         kept = await store.get_meta("secret")
         if kept is None and self.config.secret is None:
             kept = await store.keep_meta("secret", secrets.token_hex(32))
@@ -279,19 +282,29 @@ class Server(ServerRoutes):
         people = [(s, t.guest, t.nickname) for s, t in enumerate(seating.seats) if t is not None]
         bot = resolve_bot("normal")
         bots = [(s, bot) for s, t in enumerate(seating.seats) if t is None]
+        # Somebody who reached his cap since he queued (he made a table meanwhile) is not seated.
+        full = await self.caps.at_cap(t.guest for t in seating.people)
+        if full:
+            await self._requeue(seating, full)
+            raise Requeued(full, "too_many_tables")
         try:
             owner = await self.lobby.create(
                 QUICK_HOST, "", settings, None, people=people, bots=bots
             )
         except TooFewChips as exc:
             # His chips ran out since he queued: he leaves the queue, the others wait on.
-            assert self.quick is not None
             poor = {t.guest for t in seating.people if person(t.guest) == exc.holder}
-            for t in seating.people:
-                if t.guest not in poor:
-                    await self.quick.queue.join(t)
+            await self._requeue(seating, poor)
             raise Requeued(poor, "too_few_chips") from None
         return owner.table_id
+
+    async def _requeue(self, seating: Seating, unseated: set[str]) -> None:
+        """A quick match that cannot open for ``unseated``: the others queue again, as they
+        were (the ``Requeued`` raised next tells the unseated why)."""
+        assert self.quick is not None
+        for t in seating.people:
+            if t.guest not in unseated:
+                await self.quick.queue.join(t)
 
     async def drain(self) -> None:
         """A clean stop: a cluster's node hands its tables to the others first (so the sockets

@@ -93,6 +93,16 @@ def register(subparsers: Any) -> None:
         help="seconds more the next hand may wait for a person still reading the last (20)",
     )  # fmt: skip
     add("--grace", default="60", metavar="S", help="default 60")
+    add(
+        "--arrival-window", default="30", metavar="S",
+        help="a seated person with no connection at a table S seconds after its start never "
+        "came: he is away and a bot plays for him at once (0-3600; 30)",
+    )  # fmt: skip
+    add(
+        "--abandon-after", default="300", metavar="S",
+        help="a started table whose people have all been away S seconds ends, unrated, every "
+        "chip back (0.1-86400; 300)",
+    )  # fmt: skip
     add("--fair-window", default="3", metavar="S", help="default 3")
     add("--choose-window", default="15", metavar="S")
     add(
@@ -280,7 +290,9 @@ def register(subparsers: Any) -> None:
         help="practice tables beside them: one fast player and three bots each (0)",
     )
     sb.add_argument(
-        "--bot-level", default="fuerte", help="the practice tables' bots (fuerte; or a bot name)"
+        "--bot-level",
+        default="fuerte",
+        help="the practice tables' bots: facil, normal or fuerte (fuerte)",
     )
     sb.add_argument("--bot-delay", type=float, default=0.0, metavar="S", help="the bots' pause (0)")
     sb.add_argument(
@@ -445,8 +457,9 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
     out["move_clock"] = _number(args, "move_clock", 0.5, 600)
     for dest in ("pass_delay", "bot_delay", "between_hands", "fair_window", "reading_wait"):
         out[dest] = _number(args, dest, 0, 600)
-    for dest in ("grace", "choose_window", "redeal_window"):
+    for dest in ("grace", "choose_window", "redeal_window", "arrival_window"):
         out[dest] = _number(args, dest, 0, 3600)
+    out["abandon_after"] = _number(args, "abandon_after", 0.1, 86400)
     out["rate"] = _number(args, "rate", 0.1, 100_000)
     out["ws_ping"] = _number(args, "ws_ping", 0.1, 3600)
     out["ws_queue_bytes"] = _integer(args, "ws_queue_bytes", 4096)

@@ -179,12 +179,17 @@ def seat(value: int | None) -> int | None:
 
 
 def bot(value: str | None, default: str) -> str:
+    """The bots' level a guest asks for: one of the three levels people choose (``LEVELS``),
+    else the server's own (``--bot``). A bot's own name is not taken from a guest: ``strong-slow``
+    thinks for 100-200 ms a move, and any guest could have set it at a table of his."""
     if value is None:
         return default
-    from tranque.bots.base import resolve_bot
+    from tranque.bots.base import LEVELS, resolve_bot
 
+    if value not in LEVELS:
+        raise HttpError(400, "bad_bot", f"bot is a level: {', '.join(LEVELS)}, not {value!r}")
     try:
-        resolve_bot(value)  # a level (facil, normal, fuerte) or a bot's name
-    except ValueError as exc:
+        resolve_bot(value)
+    except ValueError as exc:  # its bot is not installed here (the 'bots' extra)
         raise HttpError(400, "bad_bot", str(exc)) from None
     return value

@@ -53,8 +53,8 @@ class Sit(_Msg, tag="sit"):
 
 
 class AddBot(_Msg, tag="add_bot"):
-    """The host seats a bot: of ``level`` (``facil``, ``normal``, ``fuerte``, or a bot's name),
-    or of the table's own level."""
+    """The host seats a bot: of ``level`` (``facil``, ``normal`` or ``fuerte``), or of the
+    table's own level."""
 
     id: str
     seat: int

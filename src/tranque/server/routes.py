@@ -21,6 +21,7 @@ from starlette.responses import JSONResponse, Response
 
 from tranque.club.lobby import LobbyBoard
 from tranque.server import http_schemas as hs
+from tranque.server.caps import TableCaps
 from tranque.server.club import Club
 from tranque.server.edge import RateLimiter, client_address, read_body
 from tranque.server.http_schemas import HttpError
@@ -50,6 +51,7 @@ class ServerRoutes:
     sockets: Sockets
     guest_rate: RateLimiter
     table_rate: RateLimiter
+    caps: TableCaps
 
     async def new_guest(self, request: Request) -> Response:
         assert self.identity is not None and self.store is not None
@@ -106,14 +108,7 @@ class ServerRoutes:
                         "bad_stake",
                         "a practice table is free: a chip table has practice false",
                     )
-            cap = self.config.limits.max_open_tables
-            if cap and await self.store.hosted_open_tables(who[0]) >= cap:
-                raise HttpError(
-                    429,
-                    "too_many_tables",
-                    f"you host {cap} unfinished tables already: finish or leave one first",
-                    {"Retry-After": "60"},
-                )
+            await self.caps.check(who[0])
         except HttpError as exc:
             return _refusal(exc)
         settings = replace(

@@ -240,6 +240,8 @@ class Sockets:
         if msg.party is not None and not PARTY.match(msg.party):
             conn.push(error_frame("bad_party", "a party is the id its link gives"))
             return
+        if not await self._may_queue(conn, who[0]):
+            return
         queue = await self._chip_queue(conn, who[0], msg)
         if queue is None:
             return
@@ -259,6 +261,20 @@ class Sockets:
         conn.queued = True
         queued["variant"], queued["stake"] = msg.variant, msg.stake
         conn.tell(queued)
+
+    async def _may_queue(self, conn: Connection, guest: str) -> bool:
+        """A table is on its way for whoever queues: the same rate per address and cap on his
+        unfinished tables as a table he creates (server.caps). False once he was told why not."""
+        try:
+            await self.server.caps.may_queue(guest, client_address(conn.ws.scope))
+        except HttpError as exc:
+            conn.push(error_frame(exc.code, exc.message))
+            return False
+        except Exception:
+            log.warning("a guest's tables could not be counted", exc_info=True)
+            conn.push(error_frame("unavailable", "the queue cannot be reached now: try again"))
+            return False
+        return True
 
     async def _chip_queue(self, conn: Connection, guest: str, msg: Queue) -> str | None:
         """The queue's name: the variant, or ``variant@stake`` for chip tables, once the guest

@@ -7,14 +7,9 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import msgspec
-
 from tranque.store import ledger
-from tranque.store.db import Store
-from tranque.store.schema import tables
+from tranque.store.db import Store, insert_table
 from tranque.table import stakes as chips
-
-_encode = msgspec.json.Encoder().encode
 
 
 class SqlChips:
@@ -38,15 +33,11 @@ class SqlChips:
         info: dict[str, Any],
         holders: Sequence[str],
         amount: int,
+        people: Sequence[str] = (),
     ) -> None:
         now = time.time()
         async with self.store._begin() as conn:
-            await conn.execute(
-                tables.insert().values(
-                    id=table_id, host=host, status="open", info=_encode(info).decode(),
-                    created=now,
-                )
-            )  # fmt: skip
+            await insert_table(conn, table_id, host, info, people, now)
             for holder in holders:
                 await ledger.take(conn, self.dialect, table_id, holder, amount, now)
 

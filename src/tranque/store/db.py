@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from tranque.store import ledger
-from tranque.store.schema import events, games, guests, leases, meta, tables
+from tranque.store.schema import events, games, guests, leases, meta, table_people, tables
 from tranque.store.settle import seat_guests, settle
 from tranque.store.writer import Append, LogWriter, lease_lost
 from tranque.table.ports import Entry
@@ -242,17 +242,13 @@ class Store(LogWriter):
 
     # -- tables and records ---------------------------------------------------------------------
 
-    async def create_table(self, table_id: str, host: str, info: dict[str, Any]) -> None:
+    async def create_table(
+        self, table_id: str, host: str, info: dict[str, Any], people: Sequence[str] = ()
+    ) -> None:
+        """The table's row, and its ``people`` (the guests seated as it is made: they count it
+        against their cap, ``open_tables_of``), in one transaction."""
         async with self._begin() as conn:
-            await conn.execute(
-                tables.insert().values(
-                    id=table_id,
-                    host=host,
-                    status="open",
-                    info=_encode(info).decode(),
-                    created=time.time(),
-                )
-            )
+            await insert_table(conn, table_id, host, info, people, time.time())
 
     async def table_exists(self, table_id: str) -> bool:
         async with self._connect() as conn:
@@ -387,14 +383,33 @@ class Store(LogWriter):
             await conn.execute(meta.insert().values(key=key, value="1"))
             return 1
 
-    async def hosted_open_tables(self, host: str) -> int:
-        q = sa.select(sa.func.count()).where(tables.c.host == host, tables.c.status == "open")
+    async def open_tables_of(self, guest: str) -> int:
+        """How many unfinished tables (every node's) the guest hosts or was seated at when they
+        were made (a quick match, a rematch): what his cap counts."""
+        seated = sa.select(table_people.c.table_id).where(table_people.c.guest == guest)
+        q = sa.select(sa.func.count()).where(
+            tables.c.status == "open", sa.or_(tables.c.host == guest, tables.c.id.in_(seated))
+        )
         async with self._connect() as conn:
             return int((await conn.execute(q)).scalar_one())
 
     async def add_guest(self, guest_id: str, nickname: str, ts: float) -> None:
         async with self._begin() as conn:
             await conn.execute(guests.insert().values(id=guest_id, nickname=nickname, created=ts))
+
+
+async def insert_table(
+    conn: Any, table_id: str, host: str, info: dict[str, Any], people: Sequence[str], ts: float
+) -> None:
+    """A new table's row and its people's rows, in the caller's transaction."""
+    await conn.execute(
+        tables.insert().values(
+            id=table_id, host=host, status="open", info=_encode(info).decode(), created=ts
+        )
+    )
+    if people:
+        rows = [{"table_id": table_id, "guest": g} for g in dict.fromkeys(people)]
+        await conn.execute(table_people.insert(), rows)
 
 
 async def open_store(url: str, *, migrate: bool = True) -> Store:

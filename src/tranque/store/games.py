@@ -277,6 +277,7 @@ def game_line(table_id: str, finished: float, info: dict[str, Any]) -> dict[str,
         ],
         "winner": result.get("winner"),
         "pollona": bool(result.get("pollona")),
+        "abandoned": bool(info.get("abandoned")),  # ended with no result: its people all left
         "wins": match.get("wins"),
         "page": f"/g/{table_id}",
     }

@@ -31,6 +31,17 @@ tables = sa.Table(
     sa.Index("ix_tables_status", "status"),
 )
 
+# The people a table was made with (0006c): a quick match's, a rematch's, a host's own seat.
+# What counts a person's unfinished tables against his cap (``Store.open_tables_of``) beside the
+# tables he hosts: a table the queue opens has no host of his.
+table_people = sa.Table(
+    "table_people",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("guest", sa.String(64), primary_key=True),
+    sa.Index("ix_table_people_guest", "guest"),
+)
+
 events = sa.Table(
     "events",
     metadata,

@@ -15,7 +15,7 @@ from tranque.fair.recipe import deal_for, first_hand_draw
 from tranque.fair.seeds import SeatKind, hand_fairness
 from tranque.rules.game import GameState, LeadChoice, MatchState, Phase
 from tranque.rules.hand import PASS, Action
-from tranque.table.model import ACT, GRACE, REDEAL, FairHand, Seat, TableSettings
+from tranque.table.model import ABANDON, ACT, GRACE, REDEAL, FairHand, Seat, TableSettings
 from tranque.table.ports import Entry
 from tranque.table.state import TableState
 
@@ -60,6 +60,7 @@ class TableApply(TableState):
 
     def _on_started(self, d: dict[str, Any], ts: float) -> None:
         self.started = True
+        self.started_at = ts
         self.timers["hand"] = ts
 
     def _on_hand_seed(self, d: dict[str, Any], ts: float) -> None:
@@ -188,13 +189,18 @@ class TableApply(TableState):
             self.reading.discard(d["seat"])
             self._pace_next_hand(ts)
         if not seat.taken_over and not self.over:
-            self.timers[GRACE[d["seat"]]] = ts + self.settings.grace
+            # One who never came (``absent``: the owner saw no connection of his in the arrival
+            # window) has had his grace: a bot plays for him at once.
+            grace = 0.0 if d.get("absent") else self.settings.grace
+            self.timers[GRACE[d["seat"]]] = ts + grace
+        self._watch_abandon(ts)
 
     def _on_back(self, d: dict[str, Any], ts: float) -> None:
         s = d["seat"]
         seat = self.seats[s]
         seat.away_since = None
         self.timers.pop(GRACE[s], None)
+        self._watch_abandon(ts)
         if seat.taken_over:
             if self._deciding(s):
                 seat.returning = True  # the bot finishes this decision; the next is his
@@ -220,8 +226,30 @@ class TableApply(TableState):
                 seat.away_since = ts
                 if not seat.taken_over:
                     self.timers[GRACE[s]] = ts + self.settings.grace
+        self._watch_abandon(ts)
+
+    def _on_abandoned(self, d: dict[str, Any], ts: float) -> None:
+        """Its people all gone ``abandon_after`` seconds: the table ends where it stands, with no
+        result. Its record holds the hands finished; its settlement gives every chip back and
+        rates nobody (``store.settle``: a table without a result)."""
+        self.abandoned = True
+        self._over_of = None  # ``over`` is worked out again: true from now on
+        self.timers = {}
+        self.reading.clear()
+        self.version = self.seq + 1
+        self.record = self.table_record()
 
     # -- helpers of apply -----------------------------------------------------------------------
+
+    def _watch_abandon(self, ts: float) -> None:
+        """Arm the end of a started table when its last person still there goes away (at
+        ``ts``, ``abandon_after`` later); anyone back disarms it. An end already armed keeps its
+        time: a restart (``resumed``) has moved it on by the time the server was down."""
+        away = [seat.away_since for seat in self.seats if seat.kind == "person"]
+        if self.started and not self.over and away and None not in away:
+            self.timers.setdefault(ABANDON, ts + self.settings.abandon_after)
+        else:
+            self.timers.pop(ABANDON, None)
 
     def _deciding(self, seat: int) -> bool:
         return ACT[seat] in self.timers
@@ -244,8 +272,11 @@ class TableApply(TableState):
                 self.timers = {}
                 return
             # The match goes on: the finished game stays on show, then the next one starts.
-            # Grace periods keep running across the break.
-            self.timers = {k: v for k, v in self.timers.items() if k.startswith("grace")}
+            # Grace periods, and the end of a table its people have left, keep running across
+            # the break.
+            self.timers = {
+                k: v for k, v in self.timers.items() if k.startswith("grace") or k == ABANDON
+            }
             self.timers["next_game"] = ts + st.between_hands
             return
         if game.phase is Phase.DEAL:

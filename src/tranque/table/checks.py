@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tranque.bots.base import resolve_bot
+from tranque.bots.base import LEVELS, resolve_bot
 from tranque.fair.seeds import SeatKind
 from tranque.rules.errors import RulesError
 from tranque.rules.game import LeadChoice, Phase
@@ -95,9 +95,13 @@ class TableChecks(TableState):
         level = msg.get("level")
         if level is None:
             return "bot_sat", {"seat": want, "bot": resolve_bot_name(self.settings.bot)}
+        # A level people choose, never a bot's own name (``strong-slow`` costs the most): see
+        # ``server.http_schemas.bot``.
+        if level not in LEVELS:
+            raise TableError("bad_bot", f"level is {', '.join(LEVELS)}, not {level!r}")
         try:
             bot = resolve_bot(str(level))
-        except ValueError as exc:
+        except ValueError as exc:  # its bot is not installed here (the 'bots' extra)
             raise TableError("bad_bot", str(exc)) from None
         return "bot_sat", {"seat": want, "bot": bot}
 

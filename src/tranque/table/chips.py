@@ -46,8 +46,10 @@ class ChipLedger(Protocol):
         info: dict[str, Any],
         holders: Sequence[str],
         amount: int,
+        people: Sequence[str] = (),
     ) -> None:
-        """The table's row and its first seats' escrows, in one transaction (all or none)."""
+        """The table's row (and its ``people``, as ``TableStore.create_table``) and its first
+        seats' escrows, in one transaction (all or none)."""
         ...
 
     async def give_back(self, table_id: str, holders: Iterable[str]) -> None:

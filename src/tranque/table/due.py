@@ -1,5 +1,6 @@
 """What a table does by itself: a bot's decision, a forced pass, a clock that ran out, the next
-hand's server seed, the end of a fairness window (``TableService.due`` and ``answer``).
+hand's server seed, the end of a fairness window, the end of a table its people have all left
+(``TableService.due`` and ``answer``).
 
 A mixin of ``TableService``, apart from the commands and the appliers because it is the one part
 driven by time and by bots: ``due`` says what comes next at ``now`` (or the request a bot must
@@ -16,7 +17,7 @@ from typing import Any
 from tranque.rules.game import LeadChoice, Phase
 from tranque.rules.hand import PASS, Action
 from tranque.rules.views import seat_view
-from tranque.table.model import ACT, GRACE, REDEAL, resolve_bot_name
+from tranque.table.model import ABANDON, ACT, GRACE, REDEAL, resolve_bot_name
 from tranque.table.ports import Entry, ThinkRequest
 from tranque.table.state import TableState
 
@@ -50,6 +51,9 @@ class TableDue(TableState):
             return None
         if self.over:
             return None
+        a = t.get(ABANDON)
+        if a is not None and a <= now:
+            return "abandoned", {"after": self.settings.abandon_after}
         g = t.get("next_game")
         if g is not None and g <= now:
             return "next_game", {"game": self.game_number + 1, "hand": self.table_hand + 1}

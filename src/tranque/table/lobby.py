@@ -226,11 +226,15 @@ class Lobby(LobbyMemory):
         if lease is None:  # a table id made twice: never with random ids
             raise TableError("no_table", f"table {table_id!r} exists already")
         info = {"settings": settings.to_json()}
+        # Everyone seated now counts this table against his cap (a quick match has no host).
+        persons = [s.guest for s in svc.seats if s.kind == "person" and s.guest is not None]
         if settings.stake and self.chips is not None:
             # The row and every first seat's escrow in one transaction: all or none.
             holders = [h for h in holders_of(svc.seats) if h is not None]
             try:
-                await self.chips.create_table(table_id, host, info, holders, cost(settings.stake))
+                await self.chips.create_table(
+                    table_id, host, info, holders, cost(settings.stake), persons
+                )
             except ChipError:  # (a TableError: who could not pay is in it, for the queue)
                 if lease.epoch is not None:
                     with contextlib.suppress(Exception):
@@ -239,7 +243,7 @@ class Lobby(LobbyMemory):
             if holders:
                 crash_point("escrow_taken")
         else:
-            await self.store.create_table(table_id, host, info)
+            await self.store.create_table(table_id, host, info, persons)
         await self.store.append(table_id, first, lease.epoch)
         recent = [(e.seq, frame(svc.project(e))) for e in first]
         self.counts["created"] += 1

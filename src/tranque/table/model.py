@@ -23,6 +23,7 @@ ACT = ("act0", "act1", "act2", "act3")  # a seat's decision is due (a bot, a pas
 GRACE = ("grace0", "grace1", "grace2", "grace3")  # a seat away gets a bot when it runs out
 REDEAL = "redeal"  # the deal on show ends (``redeal_closed``) unless a redeal was asked
 MAX_SEED_HEX = 128  # a client seed is 32 bytes; a longer one is refused before it is logged
+ABANDON = "abandon"  # a table whose people have all been away this long ends (``abandoned``)
 
 
 class TableError(Exception):
@@ -53,6 +54,12 @@ class TableSettings:
     # ... and up to this much longer while a person says he is still reading it (``reading``).
     reading_wait: float = 20.0
     grace: float = 60.0  # a player away this long gets a bot in his seat
+    # A seated person with no connection at the table this long after the start never came: he
+    # is away, and a bot plays for him at once (the table owner marks him: ``TableOwner``).
+    arrival_window: float = 30.0
+    # A started table whose people have all been away this long ends: no result, unrated, every
+    # chip back (``abandoned``). Bots do not play on for nobody, and a table nobody came to ends.
+    abandon_after: float = 300.0
     bot: str = "heuristic"
     public: bool = False  # listed in the lobby (else reached by its link only)
     stake: int = 0  # chips per person per game (table.stakes); 0: no chips (a free table)
@@ -70,6 +77,8 @@ class TableSettings:
             "between_hands": self.between_hands,
             "reading_wait": self.reading_wait,
             "grace": self.grace,
+            "arrival_window": self.arrival_window,
+            "abandon_after": self.abandon_after,
             "bot": self.bot,
             "public": self.public,
             "stake": self.stake,

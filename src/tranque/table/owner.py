@@ -105,6 +105,8 @@ class TableOwner(OwnerThinking, OwnerFrames):
         self.closed: tuple[str, str] | None = None
         # The ledger of a chip table's seats (``table.chips``); None for a free table.
         self.chips: ChipLedger | None = None
+        # The people who never came have been looked for (``_mark_absent``), once per owner.
+        self.arrivals_checked = False
 
     @property
     def table_id(self) -> str:
@@ -214,6 +216,8 @@ class TableOwner(OwnerThinking, OwnerFrames):
                 while self.inbox:
                     await self._handle(self.inbox.popleft())
                 await self._advance()
+                if not self.inbox:  # a hello on its way is handled first: he came
+                    await self._mark_absent()
                 if self.inbox:
                     continue
                 wake = self.service.next_wake()
@@ -221,6 +225,9 @@ class TableOwner(OwnerThinking, OwnerFrames):
                     # Due now is the decision out with the thinker: its answer wakes us, and so
                     # does anything else that comes due meanwhile.
                     wake = self.service.next_wake(after=self.clock.now())
+                arrival = self._arrival_due()
+                if arrival is not None and (wake is None or arrival < wake):
+                    wake = arrival
                 timer = None
                 if wake is not None:
                     timeout = wake - self.clock.now()
@@ -288,6 +295,37 @@ class TableOwner(OwnerThinking, OwnerFrames):
         elif kind == "resumed":
             _, shift = item
             await self._commit([Entry(svc.seq + 1, "resumed", {"shift": shift}, self.clock.now())])
+
+    def _arrival_due(self) -> float | None:
+        """When to look for the people who never came: ``arrival_window`` after the start, once
+        (None when done, or before the start, or once the table is over)."""
+        svc = self.service
+        if self.arrivals_checked or not svc.started or svc.over:
+            return None
+        return svc.started_at + svc.settings.arrival_window
+
+    async def _mark_absent(self) -> None:
+        """At the end of the arrival window, every seated person with no connection at the table
+        who is not away already never came: he is ``away`` (``absent``), and a bot plays for him
+        at once. Who is connected is the owner's to know (its subscribers, here or relayed from
+        another node), not the table's state: it decides here, and logs an ordinary ``away``,
+        so a rebuild gets the same table. A rebuilt table looks for nobody: ``resumed`` marked
+        every person away already, and the one who comes back is ``back``."""
+        due = self._arrival_due()
+        now = self.clock.now()
+        if due is None or due > now:
+            return
+        self.arrivals_checked = True
+        svc = self.service
+        here = {sub.guest for sub in self.subscribers if not sub.watcher}
+        entries: list[Entry] = []
+        for s, seat in enumerate(svc.seats):
+            if seat.kind == "person" and seat.away_since is None and seat.guest not in here:
+                data = {"seat": s, "absent": True}
+                entries.append(Entry(svc.seq + len(entries) + 1, "away", data, now))
+        if entries:
+            log.info("table %s: %d seated people never came", self.table_id, len(entries))
+            await self._commit(entries)
 
     async def _command(self, sub: Subscriber, msg: dict[str, Any]) -> None:
         svc = self.service
@@ -417,6 +455,8 @@ class TableOwner(OwnerThinking, OwnerFrames):
         svc = self.service
         if not svc.over:
             raise TableError("not_over", "a rematch is offered once the game is over")
+        if svc.abandoned:
+            raise TableError("abandoned", "this table ended with nobody at it: open a new one")
         seat = svc.seat_of(sub.guest)
         if seat is None:
             raise TableError("not_seated", "only the people at the table answer a rematch")

@@ -56,7 +56,11 @@ class EventLog(Protocol):
 class TableStore(EventLog, Protocol):
     """Everything the lobby keeps: the event log, table rows, finished records, small settings."""
 
-    async def create_table(self, table_id: str, host: str, info: dict[str, Any]) -> None: ...
+    async def create_table(
+        self, table_id: str, host: str, info: dict[str, Any], people: Sequence[str] = ()
+    ) -> None:
+        """The table's row; ``people``: the guests seated as it is made (``open_tables_of``)."""
+        ...
 
     async def finish_table(
         self,
@@ -69,8 +73,9 @@ class TableStore(EventLog, Protocol):
         (``store.settle.changes``: the ratings' changes), told to the table's sockets."""
         ...
 
-    async def hosted_open_tables(self, host: str) -> int:
-        """How many unfinished tables ``host`` created (every node's)."""
+    async def open_tables_of(self, guest: str) -> int:
+        """How many unfinished tables (every node's) ``guest`` hosts or was seated at when they
+        were made: what the cap on a person's tables counts."""
         ...
 
     async def next_count(self, key: str) -> int:

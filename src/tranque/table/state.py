@@ -26,6 +26,9 @@ class TableState:
         self.host: str | None = None
         self.seats = [Seat() for _ in range(4)]
         self.started = False
+        self.started_at = 0.0  # when the ``started`` entry was logged (the arrival window's start)
+        # The table ended because its people had all gone (``abandoned``): over, with no result.
+        self.abandoned = False
         self.game = GameState.new(self.settings.rules)
         # The games already finished (a match of one game outside Miami); the current game is
         # added the moment it ends. ``hand_base`` counts the table hands of the games before the
@@ -65,10 +68,11 @@ class TableState:
 
     @property
     def over(self) -> bool:
-        """The table is done: its match is decided (with one game to win, the game is over)."""
+        """The table is done: its match is decided (with one game to win, the game is over), or
+        it was abandoned (its people all gone: it ends with no result)."""
         match = self.match
         if match is not self._over_of:  # asked several times per event; the match changes rarely
-            self._over_of, self._over = match, match.winner is not None
+            self._over_of, self._over = match, match.winner is not None or self.abandoned
         return self._over
 
     @property

@@ -52,6 +52,8 @@ class TableViews(TableState):
             "seats": [seat.to_json() for seat in self.seats],
             "started": self.started,
             "over": self.over,
+            # Over with no result: its people had all gone (``abandoned``; unrated, chips back).
+            "abandoned": self.abandoned,
             "host": self.host,
             "match": self.match_json(),
             "result": result,
@@ -124,6 +126,8 @@ class TableViews(TableState):
         if nxt is not None:
             out["next_hand"] = nxt
             out["reading"] = sorted(self.reading)
+        if self.abandoned:
+            out["turn"] = None  # it ended where it stood: nobody's turn any more
         return out
 
     def seat_state(self, seat: int) -> dict[str, Any]:
@@ -142,7 +146,7 @@ class TableViews(TableState):
             mine = hand.hands[seat]
         else:
             mine = 0
-        acting = not self.seats[seat].bot_plays
+        acting = not self.seats[seat].bot_plays and not self.abandoned
         legal: list[str] = []
         if acting and phase is Phase.PLAY and hand is not None and hand.turn == seat:
             actions = hand.legal_actions()
@@ -217,7 +221,10 @@ class TableViews(TableState):
             out["seat"] = d["seat"]
         elif t == "away":
             out.update(
-                seat=d["seat"], left=bool(d.get("left")), grace=self.timers.get(GRACE[d["seat"]])
+                seat=d["seat"],
+                left=bool(d.get("left")),
+                absent=bool(d.get("absent")),  # he never came: a bot plays for him at once
+                grace=self.timers.get(GRACE[d["seat"]]),
             )
         elif t == "takeover":
             out.update(seat=d["seat"], bot=d["bot"])
@@ -290,4 +297,6 @@ class TableViews(TableState):
             out.update(game=d["game"], hand=d["hand"], match=self.match_json())
         elif t == "resumed":
             out["shift"] = d["shift"]
+        elif t == "abandoned":
+            out["after"] = d.get("after")
         return out

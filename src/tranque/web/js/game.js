@@ -455,7 +455,7 @@ function losses() {
 
 function gameItem(g) {
   const who = (g.seats || []).map((s, i) => (s.kind === "bot" ? M.BOT_NAMES[i] : s.nickname || "?")).join(", ");
-  const res = g.won === undefined ? (g.winner ? t("g_winner", { pair: pairOf("AB".indexOf(g.winner)) }) : "") : t(g.won ? "g_won" : "g_lost");
+  const res = g.won === undefined ? (g.winner ? t("g_winner", { pair: pairOf("AB".indexOf(g.winner)) }) : g.abandoned ? t("g_abandoned") : "") : t(g.won ? "g_won" : "g_lost");
   return h("li", { class: "game-item" },
     link(`/g/${encodeURIComponent(g.table)}`, `${when(g.finished)} · ${g.preset ? t(`variant_${g.preset}`) : rulesText(g.rules)}`),
     who ? ` · ${who}` : "", res ? ` · ${res}` : "", g.change !== null && g.change !== undefined ? ` · ${num(g.change)}` : "");

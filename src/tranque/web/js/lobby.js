@@ -274,7 +274,7 @@ function onQueueFrame(s, f) {
     return;
   } else if (f.type === "unqueued") {
     s.sock.close();
-    if (f.reason !== "left") toast(t(f.reason === "elsewhere" ? "queue_elsewhere" : "queue_lost"));
+    if (f.reason !== "left") toast(unqueuedText(f.reason));
     app.go("/");
     return;
   } else if (f.type === "error") {
@@ -284,6 +284,14 @@ function onQueueFrame(s, f) {
     return;
   }
   s.render();
+}
+
+/** Why the queue let this socket go: its own words for a reason that is an error's code (the
+ * chips ran out, or the cap of unfinished tables was reached meanwhile), else "lost". */
+function unqueuedText(reason) {
+  if (reason === "elsewhere") return t("queue_elsewhere");
+  if (reason === "too_few_chips" || reason === "too_many_tables") return errorText({ code: reason, message: t("queue_lost") });
+  return t("queue_lost");
 }
 
 function waitedText(s) {

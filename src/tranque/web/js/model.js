@@ -249,7 +249,14 @@ function applyEvent(m, e, st) {
       break;
     case "away":
       if (seats) seats[e.seat].away = true;
-      logLine(m, t("log_away", { name: nameOf(m, e.seat) }));
+      // "absent": he never came to the table (a bot plays for him at once, "takeover" follows).
+      logLine(m, t(e.absent ? "log_absent" : "log_away", { name: nameOf(m, e.seat) }));
+      break;
+    case "abandoned":
+      // Its people had all gone: the table ended where it stood, with no result (unrated, every
+      // chip back). The notice over the table says so (table.js).
+      if (m.info) Object.assign(m.info, { over: true, abandoned: true });
+      logLine(m, t("log_abandoned"));
       break;
     case "back":
       if (seats) seats[e.seat].away = false;

@@ -429,6 +429,7 @@ export function renderTable() {
     h("h1", { class: "sr" }, t("table_title", { table: m.table })),
     inviteBox(m),
     m.watching ? h("p", { class: "notice", id: "watching", role: "status" }, t(m.watching === "full" ? "watching_full" : "watching")) : null,
+    m.info && m.info.abandoned ? h("p", { class: "notice", id: "abandoned", role: "status" }, t("table_abandoned")) : null,
     h("div", { class: "felt" },
       seatBadge(m, rel(2), 2),
       seatBadge(m, rel(3), 3),
