@@ -145,7 +145,19 @@ class TableClient:
             hello["last_seq"] = self.seq
         await self.ws.send(json.dumps(hello))
         self._reader = asyncio.create_task(self._read())
-        await asyncio.wait_for(self.synced.wait(), 30)
+        # The sync, or the socket's end: a node may close it before (the table moved on the
+        # way, say), and the caller tries again at once rather than after the whole wait.
+        synced = asyncio.ensure_future(self.synced.wait())
+        try:
+            await asyncio.wait(
+                {synced, self._reader}, timeout=30, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            synced.cancel()
+        if not self.synced.is_set():
+            if self._reader.done():
+                raise ConnectionError(f"closed before the sync ({self.closed_code})")
+            raise TimeoutError("no sync within 30 s")
         for msg, _ in list(self._pending.values()):
             await self.ws.send(json.dumps(msg))  # same id: applied at most once
 

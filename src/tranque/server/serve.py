@@ -181,8 +181,9 @@ def _uvicorn_server() -> type[Any]:
     import uvicorn
 
     class Uvicorn(uvicorn.Server):
-        """uvicorn's server, with the start line once the socket listens and a stop that closes
-        every WebSocket with 1001 (going away) before uvicorn's own shutdown."""
+        """uvicorn's server, with the start line once the socket listens and a stop that refuses
+        new sockets (503), then closes every WebSocket with 1001 (going away), before uvicorn's
+        own shutdown."""
 
         def __init__(self, config: uvicorn.Config, app_server: Any, line: str) -> None:
             super().__init__(config)
@@ -196,6 +197,10 @@ def _uvicorn_server() -> type[Any]:
                 print(self.line, flush=True)
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # Refuse first, then hand over: an upgrade that still comes (over a connection a
+            # balancer keeps open to this node) gets a 503 and goes to another node, rather
+            # than joining a table this node is about to give away.
+            self.app_server.sockets.refuse_new()
             for listener in getattr(self, "servers", []):
                 listener.close()  # no new connections while the open ones are told to go
             await self.app_server.drain()

@@ -20,6 +20,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
 from tranque.club.matching import NEUTRAL_RATING, Ticket
@@ -73,6 +74,20 @@ class Gate:
         return False
 
 
+async def refuse_stopping(ws: WebSocket) -> None:
+    """A stopping node's answer to an upgrade: HTTP 503, before any handshake. A balancer takes
+    it as "ask the next node" (nginx's ``proxy_next_upstream http_503``), where a refusal by
+    closing (a 403) would reach the client; a client on its own connects again."""
+    body = {"code": "stopping", "message": "this node is stopping: connect again"}
+    try:
+        await ws.send_denial_response(
+            JSONResponse(body, status_code=503, headers={"retry-after": "1"})
+        )
+    except RuntimeError:  # a server without ASGI's denial response: a close (403) then
+        with contextlib.suppress(Exception):
+            await ws.close(code=GOING_AWAY)
+
+
 def error_frame(code: str, message: str, cid: str | None = None) -> bytes:
     return frame({"type": "error", "id": cid, "code": code, "message": message})
 
@@ -94,9 +109,14 @@ class Sockets:
     def limits(self) -> Limits:
         return self.server.config.limits
 
+    def refuse_new(self) -> None:
+        """The node stops: from now on every upgrade is answered 503 (``serve``) and
+        ``/healthz`` says so, while the tables are handed over and the open sockets closed."""
+        self.closing = True
+
     async def serve(self, ws: WebSocket) -> None:
         if self.closing:
-            await ws.close(code=GOING_AWAY)
+            await refuse_stopping(ws)
             return
         if not origin_allowed(ws.headers, self.limits.allow_origins):
             # Before the handshake: the browser sees a refused upgrade (HTTP 403).

@@ -1,6 +1,9 @@
 // The connection to the table server: HTTP for guests and tables, one WebSocket per table that
 // reconnects by itself, resumes from the last event it saw, and resends unanswered commands with
 // the same id (the server answers a resend with the original answer, so nothing happens twice).
+// Offline, a tap queues no new message: it takes the place of the same decision still waiting,
+// so what goes out on the reconnect is one message per decision, once, not one per tap (a burst
+// of them would trip the server's per-connection rate limit and close the new socket).
 
 export async function api(path, { method = "GET", body, token } = {}) {
   const headers = { "content-type": "application/json" };
@@ -30,7 +33,9 @@ export class TableSocket {
     this.onStatus = onStatus;
     this.ws = null;
     this.seq = null;
-    this.pending = new Map();
+    this.pending = new Map(); // id -> command without an answer yet
+    this.sentOn = new Map(); // id -> the socket it last went out on
+    this.synced = false; // the socket's hello is answered: commands go out at once
     this.counter = 0;
     this.prefix = Math.random().toString(36).slice(2, 8);
     this.retry = 0;
@@ -54,6 +59,7 @@ export class TableSocket {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/ws`);
     this.ws = ws;
+    this.synced = false;
     ws.onopen = () => {
       const hello = { type: "hello", token: this.token, table: this.table, role: this.role };
       if (this.seq !== null) hello.last_seq = this.seq;
@@ -91,7 +97,8 @@ export class TableSocket {
       this.retry = 0;
       this.setStatus("online");
       this.onFrame(msg);
-      for (const [, m] of this.pending) this.sendRaw(m); // same ids: applied at most once
+      this.synced = true;
+      this.flush();
       return;
     }
     if (msg.type === "event") {
@@ -110,7 +117,10 @@ export class TableSocket {
       }
       return;
     }
-    if ((msg.type === "ack" || msg.type === "error") && msg.id) this.pending.delete(msg.id);
+    if ((msg.type === "ack" || msg.type === "error") && msg.id) {
+      this.pending.delete(msg.id);
+      this.sentOn.delete(msg.id);
+    }
     this.onFrame(msg);
   }
 
@@ -131,12 +141,37 @@ export class TableSocket {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
   }
 
+  /** Whether a command goes out now: the socket is open and its hello answered. */
+  get live() {
+    return Boolean(this.synced && this.ws && this.ws.readyState === WebSocket.OPEN);
+  }
+
+  /** Send a command (or keep it for the reconnect); its id, to match the answer. */
   command(msg) {
+    if (!this.live) {
+      const same = [...this.pending.values()].find((m) => sameDecision(m, msg));
+      if (same) {
+        // Already on its way once (the answer lost with the socket): that one is resent with its
+        // id, and this tap adds nothing. Never sent: the newest tap is the decision, in its place.
+        if (!this.sentOn.has(same.id)) this.pending.set(same.id, { ...msg, id: same.id });
+        return same.id;
+      }
+    }
     this.counter += 1;
     const m = { ...msg, id: `${this.prefix}-${this.counter}` };
     this.pending.set(m.id, m);
-    this.sendRaw(m);
+    if (this.live) this.send(m);
     return m.id;
+  }
+
+  /** Once a socket is synced: every command without an answer goes out on it, once. */
+  flush() {
+    for (const m of this.pending.values()) if (this.sentOn.get(m.id) !== this.ws) this.send(m);
+  }
+
+  send(m) {
+    this.sentOn.set(m.id, this.ws);
+    this.sendRaw(m); // a resend has the same id: applied at most once
   }
 
   /** Server time now, in seconds since the epoch. */
@@ -155,4 +190,10 @@ export class TableSocket {
     clearTimeout(this.timer);
     if (this.ws) this.ws.close();
   }
+}
+
+/** Two commands are the same decision when they are of one kind at one position: a play (or a
+ * choice, a redeal answer) at the same `seq`, a seed for the same hand, the same seat. */
+function sameDecision(a, b) {
+  return a.type === b.type && a.seq === b.seq && a.hand === b.hand && a.seat === b.seat;
 }
