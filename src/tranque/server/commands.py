@@ -118,6 +118,16 @@ def register(subparsers: Any) -> None:
         help="a finished table leaves memory S s after its end, once nobody has it open (300)",
     )  # fmt: skip
     add(
+        "--replays-kept", default="32", metavar="N",
+        help="tables rebuilt from their logs (another node's, for their info and record) "
+        "kept in memory for the next request (1-10000; 32)",
+    )  # fmt: skip
+    add(
+        "--replays-waiting", default="32", metavar="N",
+        help="tables that may wait to be rebuilt from their logs; past that a request gets "
+        "503 busy (1-10000; 32)",
+    )  # fmt: skip
+    add(
         "--fill-time", default="15", metavar="S",
         help="seconds a quick match waits for people before bots of level normal take the "
         "empty seats (0-600; 15)",
@@ -395,6 +405,8 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
     out["table_expiry"] = _number(args, "table_expiry", 0.001, 30 * 86400)
     out["finished_linger"] = _number(args, "finished_linger", 0, 86400)
     out["fill_time"] = _number(args, "fill_time", 0, 600)
+    out["replays_kept"] = _integer(args, "replays_kept", 1, 10_000)
+    out["replays_waiting"] = _integer(args, "replays_waiting", 1, 10_000)
     from tranque.bots.base import resolve_bot
 
     try:
