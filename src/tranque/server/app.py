@@ -41,6 +41,7 @@ from tranque.server.direct import keep_raw_send
 from tranque.server.edge import Buckets, EdgeMiddleware, Limits, LocalBuckets, RateLimiter
 from tranque.server.games import GameRoutes, game_routes
 from tranque.server.identity import DEFAULT_MAX_AGE, Identity
+from tranque.server.reads import ApiReadLimit
 from tranque.server.replays import Replays
 from tranque.server.routes import ServerRoutes
 from tranque.server.seat_ratings import SeatRatings
@@ -125,6 +126,10 @@ class Server(ServerRoutes):
         self.table_rate = RateLimiter(
             limits.tables_per_minute, limits.table_burst, "new tables", self.buckets
         )
+        # Every GET of the API (server.reads). Counted by each node on its own, even on a
+        # cluster: what it guards is the node's own event loop, and a read must not cost a
+        # round trip to Redis.
+        self.read_rate = RateLimiter(limits.api_gets_per_minute, limits.api_get_burst, "API reads")
         self._closing: list[Callable[[], Awaitable[None]]] = []  # adapters closed at the end
         self.release = release_hash() if WEB_DIR.is_dir() else "dev"
         page = WEB_DIR / "index.html"
@@ -400,6 +405,7 @@ def create_app(
         routes.append(Mount("/", CachedStatic(directory=WEB_DIR, cache_control="no-cache")))
     middleware = [
         Middleware(EdgeMiddleware),
+        Middleware(ApiReadLimit, limiter=server.read_rate),
         Middleware(
             GZipMiddleware,
             minimum_size=512,

@@ -28,6 +28,8 @@ _ENV = {
     "max_open_tables": "TRANQUE_MAX_OPEN_TABLES",
     "max_spectators": "TRANQUE_MAX_SPECTATORS",
     "max_sockets_per_ip": "TRANQUE_MAX_SOCKETS_PER_IP",
+    "api_gets_per_minute": "TRANQUE_API_GETS_PER_MINUTE",
+    "api_get_burst": "TRANQUE_API_GET_BURST",
     "token_days": "TRANQUE_TOKEN_DAYS",
     "secret_file": "TRANQUE_SECRET_FILE",
     "redis": "TRANQUE_REDIS",
@@ -45,6 +47,8 @@ _LIMIT_FLAGS = [
     ("max_open_tables", "5", "unfinished tables one guest may host"),
     ("max_spectators", "50", "spectators per table"),
     ("max_sockets_per_ip", "64", "open WebSockets per client address"),
+    ("api_gets_per_minute", "600", "GETs of /api/ per minute per client address"),
+    ("api_get_burst", "60", "GETs of /api/ at once per client address"),
 ]
 
 
@@ -433,6 +437,8 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
         max_open_tables=_integer(args, "max_open_tables", 0),
         max_spectators=_integer(args, "max_spectators", 0),
         max_sockets_per_ip=_integer(args, "max_sockets_per_ip", 0),
+        api_gets_per_minute=_number(args, "api_gets_per_minute", 0),
+        api_get_burst=_integer(args, "api_get_burst", 1),
         allow_origins=tuple(origins),
     )
     out["token_max_age"] = max(1, round(_number(args, "token_days", 1e-5, 3650) * 86400))

@@ -54,6 +54,8 @@ class Limits:
     max_open_tables: int = 5  # unfinished tables a guest hosts
     max_spectators: int = 50  # spectator sockets per table
     max_sockets_per_ip: int = 64  # open WebSockets per client address
+    api_gets_per_minute: float = 600.0  # GETs of /api/... per client address, sustained
+    api_get_burst: int = 60
     allow_origins: tuple[str, ...] = ()  # browser Origins allowed on /ws besides the server's own
 
 
