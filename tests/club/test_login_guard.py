@@ -1,5 +1,6 @@
-"""The login limit: delays that grow with the failures against a name, on the ``Buckets`` port
-(here the in-process buckets, on a clock the test moves)."""
+"""The login limit: delays that grow with the failures of a client against a name, and nobody
+else held up by them, on the ``Buckets`` port (here the in-process buckets, on a clock the test
+moves)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def _wait(guard: LoginGuard, name: str, client: str) -> int:
     return 0
 
 
-def test_delays_grow_with_the_failures_against_a_name(clock: list[float]) -> None:
+def test_delays_grow_with_a_clients_failures_against_a_name(clock: list[float]) -> None:
     guard = LoginGuard(edge.LocalBuckets())
     waits = []
     for _ in range(28):
@@ -47,12 +48,27 @@ def test_delays_grow_with_the_failures_against_a_name(clock: list[float]) -> Non
     # only much later (it is ten times as patient).
     assert _wait(guard, "pepe", "5.6.7.8") == 0
     assert _wait(guard, "pepe", "1.2.3.4") == 0
+    # Nor is the same name from another client: the failures were that client's (finding 10).
+    assert _wait(guard, "ana", "5.6.7.8") == 0
 
 
-def test_the_attempts_themselves_are_limited_per_name(clock: list[float]) -> None:
+def test_nobody_can_hold_a_name_back_for_everyone(clock: list[float]) -> None:
     guard = LoginGuard(edge.LocalBuckets())
-    # Right passwords (no failure) still spend the name's attempts: 30 at once, then a wait.
-    assert [_wait(guard, "ana", f"10.0.0.{i}") for i in range(30)] == [0] * 30
-    assert _wait(guard, "ana", "10.0.0.99") == 2
-    clock[0] += 2.0
-    assert _wait(guard, "ana", "10.0.0.99") == 0
+    # A hundred addresses fail against ana as fast as they are let.
+    for i in range(100):
+        for _ in range(5):
+            assert _wait(guard, "ana", f"10.0.{i}.1") == 0
+            asyncio.run(guard.failed("ana", f"10.0.{i}.1"))
+        assert _wait(guard, "ana", f"10.0.{i}.1") >= 1
+    # Ana, from her own address, is let through at once, and right passwords are never counted.
+    assert [_wait(guard, "ana", "192.0.2.7") for _ in range(30)] == [0] * 30
+
+
+def test_a_clients_attempts_are_limited_whatever_the_name(clock: list[float]) -> None:
+    guard = LoginGuard(edge.LocalBuckets())
+    # Sixty at once, then one a second, even without a failure.
+    assert [_wait(guard, f"name{i}", "10.0.0.1") for i in range(60)] == [0] * 60
+    assert _wait(guard, "name60", "10.0.0.1") == 1
+    assert _wait(guard, "name60", "10.0.0.2") == 0  # another client is not held up
+    clock[0] += 1.0
+    assert _wait(guard, "name60", "10.0.0.1") == 0

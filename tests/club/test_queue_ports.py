@@ -4,6 +4,7 @@ lobby's board asks its directory nothing while no socket watches the lobby."""
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from typing import Any
 
@@ -81,10 +82,14 @@ def test_the_board_looks_at_the_directory_only_while_somebody_watches(watched: b
         directory = CountingDirectory()
         board = LobbyBoard(directory, tick=0.001)
         got: list[dict[str, Any]] = []
+
+        def push(frame: bytes) -> None:
+            got.append(json.loads(frame))
+
         board.start()
         try:
             if watched:
-                await board.subscribe(got.append)
+                await board.subscribe(push)
             before = directory.looks
             await directory.put("t1", {"table": "t1", "status": "waiting", "free": 3})
             for _ in range(200):
@@ -97,7 +102,7 @@ def test_the_board_looks_at_the_directory_only_while_somebody_watches(watched: b
             else:
                 assert directory.looks == 0
                 # A socket that comes later gets the listing as it is now, not an old one.
-                await board.subscribe(got.append)
+                await board.subscribe(push)
                 assert got == [{"type": "lobby", "tables": [directory.summaries["t1"]]}]
         finally:
             await board.close()

@@ -11,6 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 FAST = ["--bot-delay", "0", "--pass-delay", "0", "--between-hands", "0", "--rate", "200"]
+FAST += ["--redeal-window", "0.2"]  # every deal is on show this long (rules.md, section 11)
 FAST += ["--workers", "1", "--lease-ttl", "1"]
 
 

@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from club_client import ClubSocket, assert_nothing_secret, of
 
-from tranque.client import TableClient, create_table, new_guest
+from tranque.client import TableClient, create_table, get_json, new_guest
 
 
 def test_people_on_two_nodes_wait_in_one_queue_and_sit_at_one_table(cluster_factory: Any) -> None:
@@ -57,19 +57,45 @@ def test_a_public_table_on_one_node_is_in_the_lobby_of_the_other(cluster_factory
             host = await new_guest(a, "ana")
             t = await create_table(a, host["token"], practice=False, seat=0, public=True)
 
-            def listed(m: dict[str, Any], free: int) -> bool:
-                return m.get("type") == "lobby" and any(
-                    r["table"] == t["table"] and r["free"] == free for r in m["tables"]
-                )
+            def listed(tables: list[dict[str, Any]], free: int) -> bool:
+                return any(r["table"] == t["table"] and r["free"] == free for r in tables)
 
-            await lobby_b.wait(lambda m: listed(m, 3))
+            await lobby_b.wait_listing(lambda ts: listed(ts, 3))
             bea = await new_guest(b, "bea")
             c = TableClient(b, bea["token"], t["table"])
             await c.connect()
             await c.do({"type": "sit", "seat": 1})
-            await lobby_b.wait(lambda m: listed(m, 2))
+            await lobby_b.wait_listing(lambda ts: listed(ts, 2))
             await c.close()
         finally:
             await ClubSocket.close_all()
+
+    asyncio.run(go())
+
+
+def test_the_seats_players_are_the_same_through_either_node(cluster_factory: Any) -> None:
+    """``/api/tables/{t}/players`` through a node that does not own the table names its people
+    and bots as the owner does (they come from the log, not from the owner's memory)."""
+    a, b = cluster_factory(2).bases
+
+    async def go() -> None:
+        pepa = await new_guest(a, "pepa")
+        lola = await new_guest(b, "lola")
+        t = await create_table(a, pepa["token"], practice=False, seat=0)
+        tid = t["table"]
+        host = TableClient(a, pepa["token"], tid)
+        await host.connect()
+        await host.do({"type": "add_bot", "seat": 1, "level": "facil"})
+        guest = TableClient(b, lola["token"], tid)
+        await guest.connect()
+        await guest.do({"type": "sit", "seat": 2})
+        owner = await get_json(a, f"/api/tables/{tid}/players")
+        other = await get_json(b, f"/api/tables/{tid}/players")
+        names = [s["nickname"] for s in owner["seats"]]
+        assert names[0] == "pepa" and names[2] == "lola" and names[1] and names[3] is None
+        assert [s["kind"] for s in owner["seats"]] == ["person", "bot", "person", "empty"]
+        assert other == owner, (other, owner)
+        await host.close()
+        await guest.close()
 
     asyncio.run(go())

@@ -278,7 +278,7 @@ def test_nodes_starting_at_once_on_an_empty_database_migrate_once_and_all_serve(
         con = await asyncpg.connect(pg_url)
         try:
             assert [r["version_num"] for r in await con.fetch("SELECT * FROM alembic_version")] == [
-                "0006"
+                "0006b"
             ]
         finally:
             await con.close()

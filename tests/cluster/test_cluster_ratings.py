@@ -43,11 +43,11 @@ def test_people_on_two_nodes_get_the_seats_ratings_and_each_change(cluster_facto
             for c in clients:
                 await c.wait_for(lambda c: seat_ratings(c) == [NEW] * 4, 30)
 
-            def line(m: dict[str, Any]) -> list[Any] | None:
-                rows = [x for x in m.get("tables", []) if x["table"] == tid]
+            def line(tables: list[dict[str, Any]]) -> list[Any] | None:
+                rows = [x for x in tables if x["table"] == tid]
                 return [s["rating"] for s in rows[0]["seats"]] if rows else None
 
-            await lobby_b.wait(lambda m: m.get("type") == "lobby" and line(m) == [NEW] * 4)
+            await lobby_b.wait_listing(lambda ts: line(ts) == [NEW] * 4)
             await asyncio.gather(*(c.play_game(random_legal, timeout=900) for c in clients))
             for c in clients:
                 await c.wait_for(lambda c: bool(told(c, "rating")), 30)

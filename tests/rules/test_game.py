@@ -109,6 +109,29 @@ def test_redeal_is_a_right_and_keeps_the_right_to_lead() -> None:
     assert declined.phase is Phase.CHOOSE and declined.setup.redeals == ()
 
 
+def test_a_held_deal_waits_in_redeal_whoever_may_ask_until_it_is_closed() -> None:
+    """``hold``: the deal stays in REDEAL whether or not a seat may ask; a decline changes no
+    phase; ``close_redeal`` goes on exactly as the unheld game does once everybody declined."""
+    rng = random.Random(7)
+    draw = [(T("99"), T("00"))]
+    for deal in (_deal_without_redeal(rng), _deal_with_doubles(rng, seat=1, doubles=6)):
+        game = GameState.new(HAVANA)
+        held = game.deal(deal, draw=draw, hold=True)
+        assert held.phase is Phase.REDEAL and held.redeal_held
+        if held.redeal_eligible():
+            declined = held.answer_redeal(1, False)
+            assert declined.phase is Phase.REDEAL and declined.redeal_eligible() == ()
+            assert declined.close_redeal() == _no_redeal(game.deal(deal, draw=draw))
+        closed = held.close_redeal()
+        assert closed.phase is Phase.CHOOSE and not closed.redeal_held
+        assert closed == _no_redeal(game.deal(deal, draw=draw))
+        with pytest.raises(WrongPhaseError):
+            closed.close_redeal()
+    asked = held.answer_redeal(1, True)
+    assert asked.phase is Phase.DEAL and not asked.redeal_held
+    assert asked.setup.redeals[0].asked_by == 1
+
+
 def test_later_hands_winners_choose_and_tied_block_passes_the_lead() -> None:
     rng = random.Random(6)
     game = _play_until(GameState.new(HAVANA), rng, lambda g: len(g.played) >= 1)

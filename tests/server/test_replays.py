@@ -121,7 +121,7 @@ def test_the_history_of_a_log_written_without_it_is_made_once_and_kept(tmp_path:
         items[e.seq] = history_item(e.seq, e.ts, frame(svc.project(e)))
 
     async def go() -> None:
-        store = await new_store(tmp_path, {"t1": log})  # no public forms: as before 0006
+        store = await new_store(tmp_path, {"t1": log})  # no public forms: as before 0006b
         replays = Replays(store, SEEDS)
         try:
             assert {item for _, item in await store.load_history("t1", 0, 500)} == {None}

@@ -100,8 +100,8 @@ def test_too_few_chips_is_a_clear_error_and_nothing_moves(server: Any) -> None:
     async def go() -> None:
         p = await new_guest(base, "pobre")
         t1 = await create_table(base, p["token"], practice=False, stake=TOP, seat=0)
-        mine = await chips_of(base, p["token"])  # the day's top-up comes at this look
-        assert (mine["balance"], mine["in_escrow"]) == (chips.DAILY_FLOOR, 2 * TOP)
+        mine = await chips_of(base, p["token"])  # no top-up: his chips are in escrow
+        assert (mine["balance"], mine["in_escrow"]) == (0, 2 * TOP)
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
             r = await http.post(
                 "/api/tables",
@@ -141,14 +141,43 @@ def test_too_few_chips_is_a_clear_error_and_nothing_moves(server: Any) -> None:
         assert refused["code"] == "too_few_chips", refused
         await q.send({"type": "queue", "token": p["token"], "variant": "havana", "stake": 7})
         await q.wait(lambda m: m["type"] == "error" and m["code"] == "bad_stake")
+        # All his chips are at stake (no top-up for him): not even the smallest stake is his.
         await q.send({"type": "queue", "token": p["token"], "variant": "havana", "stake": 100})
+        small = await q.wait(lambda m: m["type"] == "error" and "needs 200 " in m["message"])
+        assert small["code"] == "too_few_chips", small
+        await q.send({"type": "queue", "token": p["token"], "variant": "havana"})
         queued = await q.wait(lambda m: m["type"] == "queued")
-        assert (queued["variant"], queued["stake"]) == ("havana", 100)
+        assert (queued["variant"], queued["stake"]) == ("havana", None)
         await q.ws.close()
         assert p["token"] not in json.dumps(q.messages)
         assert t1["table"]
 
     asyncio.run(go())
+
+
+def test_the_daily_top_up_counts_the_chips_in_escrow(server: Any) -> None:
+    """A person whose chips are all at stake is not poor: looking at his balance then must not
+    top it up, or standing up would leave him with the grant and the top-up both."""
+    base = server.base
+
+    async def go() -> None:
+        p = await new_guest(base, "rico")
+        assert (await chips_of(base, p["token"]))["balance"] == chips.OPENING_GRANT
+        tid, _ = await chip_table(base, TOP)
+        c = TableClient(base, p["token"], tid)
+        await c.connect()
+        await c.do({"type": "sit", "seat": 0})
+        seated = await chips_of(base, p["token"])
+        assert (seated["balance"], seated["in_escrow"]) == (0, chips.OPENING_GRANT), seated
+        await c.do({"type": "leave"})
+        after = await chips_of(base, p["token"])
+        assert (after["balance"], after["in_escrow"]) == (chips.OPENING_GRANT, 0), after
+        history = await chips_of(base, p["token"], "/api/chips/history?limit=10")
+        assert [m["kind"] for m in history["movements"]] == ["release", "escrow", "grant"]
+        await c.close()
+
+    asyncio.run(go())
+    assert ledger_check(server.url).returncode == 0
 
 
 async def race(bases: list[str]) -> None:
@@ -165,7 +194,7 @@ async def race(bases: list[str]) -> None:
     kinds = sorted(r["type"] if r["type"] == "ack" else r["code"] for r in replies)
     assert kinds == ["ack", "too_few_chips"], replies
     mine = await chips_of(bases[0], p["token"])
-    assert mine["in_escrow"] == 2 * TOP and mine["balance"] == chips.DAILY_FLOOR
+    assert mine["in_escrow"] == 2 * TOP and mine["balance"] == 0
     infos = [await get_json(bases[0], f"/api/tables/{t}") for t in (t1, t2)]
     assert sorted(i["seats"][0]["kind"] for i in infos) == ["empty", "person"]
     await a.close()

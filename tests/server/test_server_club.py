@@ -134,17 +134,15 @@ def test_the_lobby_lists_a_public_table_and_updates_when_it_fills(server_factory
         )
         tid = public["table"]
 
-        def line(m: dict[str, Any], **want: Any) -> bool:
-            if m.get("type") != "lobby":
-                return False
-            rows = [t for t in m["tables"] if t["table"] == tid]
+        def line(tables: list[dict[str, Any]], **want: Any) -> bool:
+            rows = [t for t in tables if t["table"] == tid]
             return bool(rows) and all(rows[0][k] == v for k, v in want.items())
 
-        first = await watcher.wait(lambda m: line(m, free=3))
-        row = next(t for t in first["tables"] if t["table"] == tid)
+        first = await watcher.wait_listing(lambda ts: line(ts, free=3))
+        row = next(t for t in first if t["table"] == tid)
         assert row["status"] == "waiting" and row["variant"] == "havana"
         assert row["move_clock"] == 20 and row["seats"][0]["nickname"] == "ana"
-        assert all(t["table"] != private["table"] for t in first["tables"])
+        assert all(t["table"] != private["table"] for t in first)
         clients = []
         for s, g in enumerate(people):
             c = TableClient(base, g["token"], tid)
@@ -152,20 +150,21 @@ def test_the_lobby_lists_a_public_table_and_updates_when_it_fills(server_factory
             if s:
                 await c.do({"type": "sit", "seat": s})
             clients.append(c)
-        full = await watcher.wait(lambda m: line(m, free=0, status="playing"))
-        assert [
-            s["nickname"] for s in next(t for t in full["tables"] if t["table"] == tid)["seats"]
-        ] == [
+        full = await watcher.wait_listing(lambda ts: line(ts, free=0, status="playing"))
+        assert [s["nickname"] for s in next(t for t in full if t["table"] == tid)["seats"]] == [
             "ana",
             "bea",
             "cai",
             "dan",
         ]
+        # Past the first listing, only changes come: the line that changed, never the whole.
+        changes = [m for m in watcher.messages[1:] if m["type"].startswith("lobby")]
+        assert changes and all(m["type"] == "lobby_changes" for m in changes)
         # A spectator shows in the lobby's count and in the table's list.
         spy_guest = await new_guest(base, "spy")
         spy = TableClient(base, spy_guest["token"], tid, role="spectator")
         await spy.connect()
-        await watcher.wait(lambda m: line(m, spectators=1))
+        await watcher.wait_listing(lambda ts: line(ts, spectators=1))
         said = await clients[1].wait_for(
             lambda c: any('"spectators"' in f and "spy" in f for f in c.frames)
         )

@@ -217,3 +217,44 @@ def test_a_hindsight_request_names_a_hand_that_is_there(server: Any) -> None:
         r = post(body)
         assert (r.status_code, r.json()["code"]) == (status, code), (body, r.text)
     assert _get(base, f"/api/tables/{tid}/analysis").json()["hindsight"] == []
+
+
+@pytest.mark.slow
+def test_hindsight_asked_past_the_analysis_queue_is_refused_busy(
+    server_factory: Any, tmp_path: Any
+) -> None:
+    """A node holds at most ``--analysis-queue`` parts at once (analysing or waiting for a
+    worker): one more asked is a 503 ``analysis_busy`` with a Retry-After, and nothing is
+    claimed for it; once the queue has room it is taken like any other."""
+    gate = tmp_path / "gate"
+    gate.touch()  # open while the games are played and their fair analyses made
+    server = server_factory("--test-think-gate", str(gate), "--analysis-queue", "2")
+    base = server.base
+    hands: list[tuple[str, int]] = []
+    while len(hands) < 3:
+        _, tid = asyncio.run(play_one(base, f"p{len(hands)}"))
+        wait_for_analysis(base, tid)
+        record = _get(base, f"/api/tables/{tid}/record").json()
+        hands += [(tid, h["number"]) for h in record["hands"]]
+    gate.unlink()  # every analysis now waits with the workers
+    ask = lambda tid, n: httpx.post(  # noqa: E731
+        base + f"/api/tables/{tid}/analysis/hindsight", json={"hand": n}, timeout=30
+    )
+    first, second, third = hands[:3]
+    assert ask(*first).status_code == 202
+    assert ask(*second).status_code == 202
+    again = ask(*first)  # the same part again is the one already held, not one more
+    assert again.status_code == 202, again.text
+    busy = ask(*third)
+    assert busy.status_code == 503 and busy.json()["code"] == "analysis_busy", busy.text
+    assert int(busy.headers["retry-after"]) >= 1 and busy.json()["message"]
+    parts = _get(base, f"/api/tables/{third[0]}/analysis").json()["hindsight"]
+    assert (1, third[1]) not in [(p["game"], p["hand"]) for p in parts]  # nothing claimed
+    gate.touch()
+    wait_for_analysis(base, first[0], key="hindsight")
+    deadline = time.monotonic() + 120
+    while (r := ask(*third)).status_code == 503:
+        assert time.monotonic() < deadline, r.text
+        time.sleep(0.2)
+    assert r.status_code in (200, 202), r.text
+    assert "Traceback" not in server.errors()

@@ -111,7 +111,7 @@ def test_the_history_is_byte_for_byte_the_replay_of_the_log_also_for_rows_before
     con = sqlite3.connect(sp.db)
     kept = dict(con.execute("SELECT seq, public FROM events WHERE table_id = ?", (tid,)))
     assert None not in kept.values()
-    con.execute("UPDATE events SET public = NULL")  # as the rows were before migration 0006
+    con.execute("UPDATE events SET public = NULL")  # as the rows were before migration 0006b
     con.commit()
     sp.start()
 

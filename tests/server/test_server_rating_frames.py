@@ -151,18 +151,16 @@ def test_the_lobby_shows_each_persons_rating_as_the_seats_fill(server: Any) -> N
             t = await create_table(base, host["token"], practice=False, seat=0, public=True)
             tid = t["table"]
 
-            def seats(m: dict[str, Any]) -> list[Any] | None:
-                line = [x for x in m.get("tables", []) if x["table"] == tid]
+            def seats(tables: list[dict[str, Any]]) -> list[Any] | None:
+                line = [x for x in tables if x["table"] == tid]
                 return [s["rating"] for s in line[0]["seats"]] if line else None
 
-            await lobby.wait(lambda m: m.get("type") == "lobby" and seats(m) == [NEW] + [None] * 3)
+            await lobby.wait_listing(lambda ts: seats(ts) == [NEW] + [None] * 3)
             bea = await new_guest(base, "bea")
             c = TableClient(base, bea["token"], tid)
             await c.connect()
             await c.do({"type": "sit", "seat": 2})
-            await lobby.wait(
-                lambda m: m.get("type") == "lobby" and seats(m) == [NEW, None, NEW, None]
-            )
+            await lobby.wait_listing(lambda ts: seats(ts) == [NEW, None, NEW, None])
             secrets = [host["token"], bea["token"], host["guest"], bea["guest"]]
             assert assert_nothing_secret(lobby.frames, secrets) >= 3
             assert of("lobby")(lobby.messages[0])

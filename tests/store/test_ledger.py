@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
+from tranque.store import ledger as ledgers
 from tranque.store import open_store
 from tranque.store.audit import audit
 from tranque.store.chips import SqlChips
@@ -22,6 +24,7 @@ from tranque.table.ports import Entry
 from tranque.table.stakes import ChipError, TooFewChips
 
 TOP = 10_000  # the top stake: its escrow (20,000) is exactly an opening grant
+DAY = 86_400.0
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -115,15 +118,16 @@ def test_too_few_chips_is_refused_and_nothing_moves(db_url: str) -> None:
                 await ledger.take("t2", ["poor", "rich"], chips.cost(TOP))
             assert refused.value.code == "too_few_chips"
             assert "20000" in refused.value.message
-            assert await _txns(store) == before  # not even the day's top-up of "rich"
+            assert await _txns(store) == before
             assert await ledger.balance("poor") == chips.OPENING_GRANT
-            assert await ledger.balance("rich") == chips.DAILY_FLOOR  # (now it comes)
+            # No top-up: all of "rich"'s chips are in escrow, and the floor counts them.
+            assert await ledger.balance("rich") == 0
             with pytest.raises(ChipError) as closed:
                 await store.expire_table("t1")
                 await ledger.take("t1", ["poor"], 200)
             assert closed.value.code == "table_closed"
             # The expiry gave the escrow back.
-            assert await ledger.balance("rich") == chips.OPENING_GRANT + chips.DAILY_FLOOR
+            assert await ledger.balance("rich") == chips.OPENING_GRANT
             assert (await audit(store)).ok
         finally:
             await store.close()
@@ -131,17 +135,43 @@ def test_too_few_chips_is_refused_and_nothing_moves(db_url: str) -> None:
     asyncio.run(go())
 
 
-def test_the_daily_top_up_comes_once_below_the_floor(tmp_path: Path) -> None:
+def test_the_daily_top_up_comes_once_below_the_floor_escrow_counted(tmp_path: Path) -> None:
     async def go() -> None:
         store = await open_store(f"sqlite:///{tmp_path / 'l.db'}")
         ledger = SqlChips(store)
+
+        async def look(days: int) -> int:
+            async with store._begin() as conn:
+                return await ledgers.grant(conn, store.dialect, "g", time.time() + days * DAY)
+
+        async def lose(tid: str, stake: int) -> None:
+            """g (seat 0) and the house's bots; pair B wins a pollona: g loses twice the stake."""
+            await _chip_table(store, tid, stake)
+            await ledger.take(tid, ["g", "house@1", "house@2", "house@3"], chips.cost(stake))
+            await _sat(store, tid, ["g", None, None, None])
+            info = _info(stake, ["person", "bot", "bot", "bot"], "B", pollona=True)
+            await store.finish_table(tid, {"hands": []}, info)
+
         try:
             await _chip_table(store, "t1", TOP)
             await ledger.take("t1", ["g"], chips.cost(TOP))
-            assert await ledger.balance("g") == chips.DAILY_FLOOR  # topped up at the next look
-            assert await ledger.balance("g") == chips.DAILY_FLOOR  # and only once that day
+            assert await look(0) == 0  # all at stake: no top-up (the escrow counts)
+            await store.expire_table("t1")
+            await lose("t2", TOP)
+            assert await look(0) == chips.DAILY_FLOOR  # nothing left: topped up
+            assert await look(0) == chips.DAILY_FLOOR  # and only once that day
+            await lose("t3", 100)  # 2,000 - 200
+            await _chip_table(store, "t4", 100)
+            await ledger.take("t4", ["g"], chips.cost(100))  # 1,600 free, 200 at stake
+            # The next day: 1,800 chips in all, topped up to the floor (by 200, not by 400).
+            assert await look(1) == chips.DAILY_FLOOR - 200
+            assert await ledger.in_escrow("g") == 200
             kinds = [m["kind"] for m in await ledger.history("g", 10)]
-            assert kinds == ["grant", "escrow", "grant"]
+            assert kinds == [
+                *("grant", "escrow", "settle", "escrow", "grant", "settle", "escrow"),
+                *("release", "escrow", "grant"),
+            ]
+            assert (await audit(store)).ok
         finally:
             await store.close()
 
@@ -167,7 +197,7 @@ def test_two_sit_downs_at_once_on_two_nodes_with_chips_for_one(db_url: str) -> N
                 )
                 refused = [x for x in results if isinstance(x, TooFewChips)]
                 assert len(refused) == 1 and results.count(None) == 1, results
-                assert await ledgers[1].balance(guest) == chips.DAILY_FLOOR
+                assert await ledgers[1].balance(guest) == 0  # all in escrow: no top-up
             result = await audit(nodes[0])
             assert result.ok, result.report()
         finally:

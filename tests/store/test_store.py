@@ -42,7 +42,7 @@ def test_the_log_survives_reopening_and_concurrent_appends_share_commits(tmp_pat
     asyncio.run(go())
     con = sqlite3.connect(db)
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert con.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0006"
+    assert con.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0006b"
     con.close()
 
 

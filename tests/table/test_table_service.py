@@ -53,9 +53,12 @@ class Driver:
             self.apply(e)
         raise AssertionError("the table never settles")
 
-    def cmd(self, guest: str, msg: dict[str, Any]) -> Entry:
+    def cmd(self, guest: str, msg: dict[str, Any]) -> Entry | None:
+        """The command's entry, applied; None for one taken that logs nothing (a "no" to the
+        deal on show)."""
         e = self.svc.command(guest, {"id": f"c{len(self.log)}", **msg}, self.now)
-        self.apply(e)
+        if e is not None:
+            self.apply(e)
         return e
 
     def run_to_end(self, persons: dict[int, str], on_turn: Any = None) -> None:

@@ -32,6 +32,7 @@ CHROMIUM_ARGS = [
 ]
 # Quick tables: bots and forced passes barely wait, a finished hand stays up a moment.
 FAST = ["--bot-delay", "0.05", "--pass-delay", "0.05", "--between-hands", "0.3"]
+FAST += ["--redeal-window", "0.5"]  # every deal is on show this long (rules.md, section 11)
 
 
 def _need_browser() -> None:

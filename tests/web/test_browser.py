@@ -856,7 +856,7 @@ def test_redeal_asked_for_by_clicks_only_that_player_is_offered_it(
     """Two people and two bots; the host's first deal holds five doubles. Only the host is
     offered a redeal; asking deals attempt 1 from the same key, the pair with the right to lead
     stays, and after the hand both browsers check the thrown-in deal ✓."""
-    server = server_factory("--test-seed", TEST_SEED)
+    server = server_factory("--test-seed", TEST_SEED, "--redeal-window", "10")
     guest_seed = hashlib.sha256(b"tranque-test|guest").digest()
     host_seed, key = seed_for_redeal("t1", [b"", b"", guest_seed, b""])
     first, again = deal_for(key, HAVANA, 0), deal_for(key, HAVANA, 1)
@@ -879,6 +879,7 @@ def test_redeal_asked_for_by_clicks_only_that_player_is_offered_it(
     guest.wait_for_function("window.tranque.model.state.phase === 'redeal'")
     assert guest.evaluate("window.tranque.model.state.redeal") is False
     assert guest.locator("#redeal-yes, #redeal-no, .redeal").count() == 0
+    guest.wait_for_selector("#deal-clock")  # the deal on show, as at every hand
     assert hand_tiles(guest) == tiles_of(first, 2)
     (dealt0,) = wait_for(host, lambda: events(host_frames, "dealt"), what="first deal")
     assert dealt0["attempt"] == 0 and dealt0["redeal_window"] is True
@@ -892,7 +893,7 @@ def test_redeal_asked_for_by_clicks_only_that_player_is_offered_it(
         detail=lambda: host_frames["out"][-3:] + host_frames["in"][-6:],
     )
     dealt1 = events(host_frames, "dealt")[1]
-    assert dealt1["attempt"] == 1 and dealt1["redeal_window"] is False
+    assert dealt1["attempt"] == 1 and dealt1["redeal_window"] is True  # every deal is shown
     assert dealt1["leading_pair"] == leading_pair  # the right to lead does not change
     assert dealt1["draw"] == dealt0["draw"]
     sent = [f for f in host_frames["out"] if f.get("type") == "redeal"]
@@ -934,7 +935,7 @@ def test_redeal_asked_for_by_clicks_only_that_player_is_offered_it(
 def test_redeal_declined_by_clicks_keeps_the_deal(
     browser: Any, server_factory: Any, shots: Path
 ) -> None:
-    server = server_factory("--test-seed", TEST_SEED)
+    server = server_factory("--test-seed", TEST_SEED, "--redeal-window", "4")
     seed, key = seed_for_redeal("t1", [b"", b"", b"", b""])
     first = deal_for(key, HAVANA, 0)
     page = new_page(browser, PHONE)
@@ -945,11 +946,16 @@ def test_redeal_declined_by_clicks_keeps_the_deal(
     assert hand_tiles(page) == tiles_of(first, 0)
     shot(page, shots, "redeal-offer-es-390x844")
     page.click("#redeal-no")
-    page.wait_for_function("window.tranque.model.state.phase !== 'redeal'")
-    assert page.locator("#redeal-yes").count() == 0
-    # A decline names no seat: it would tell the table who holds five doubles.
-    (declined,) = wait_for(page, lambda: events(frames, "redeal"), what="redeal event")
-    assert (declined["ask"], declined["seat"]) == (False, None)
+    # The offer is withdrawn at once; the deal stays on show, for everybody alike, to its end.
+    page.wait_for_selector("#redeal-yes", state="detached")
+    assert page.evaluate("window.tranque.model.state.phase") == "redeal"
+    page.wait_for_selector("#deal-clock")
+    page.wait_for_function("window.tranque.model.state.phase !== 'redeal'", timeout=20_000)
+    # A "no" is logged nowhere and told to nobody: it would say who holds five doubles.
+    (closed,) = wait_for(page, lambda: events(frames, "redeal_closed"), what="window's end")
+    assert closed["hand"] == 1 and events(frames, "redeal") == []
+    (dealt,) = [e for e in events(frames, "dealt") if e["hand"] == 1]
+    assert dealt["redeal_window"] is True and dealt["deadline"] is not None
     play_until([page], lambda: hand_over(page), 120)
     # The first hand's deals (the next hand may be dealt already on a slow machine).
     assert [e["attempt"] for e in events(frames, "dealt") if e["hand"] == 1] == [0]

@@ -15,6 +15,8 @@ import pytest
 from screens import Screens
 from test_browser import DESKTOP, PHONE, join_by_link, new_page, play_until
 
+from tranque.club.skeleton import name_skeleton
+
 pytestmark = pytest.mark.slow  # a browser
 
 
@@ -122,8 +124,9 @@ def _seed_board(db: str) -> list[str]:
                         (guest, name, now))  # fmt: skip
             if i % 2 == 0:  # half of them accounts, the others guests
                 con.execute(
-                    "INSERT INTO accounts (guest, name, name_key, password_hash, created) "
-                    "VALUES (?, ?, ?, ?, ?)", (guest, name, name.lower(), "x", now))  # fmt: skip
+                    "INSERT INTO accounts (guest, name, name_key, name_skeleton, password_hash,"
+                    " created) VALUES (?, ?, ?, ?, ?, ?)",
+                    (guest, name, name.lower(), name_skeleton(name), "x", now))  # fmt: skip
             con.execute(
                 "INSERT INTO ratings (guest, preset, mu, sigma, games, updated) "
                 "VALUES (?, 'miami', ?, ?, ?, ?)", (guest, mu, sigma, 10 + i, now))  # fmt: skip
@@ -168,16 +171,16 @@ def test_the_leaderboard_in_both_languages_on_a_phone_and_a_desktop(
 
 def test_wrong_passwords_then_the_login_limit_in_the_browser(browser: Any, server: Any) -> None:
     base = server.base
-    g = httpx.post(f"{base}/api/guests", json={"nickname": "Rosa"}).json()
+    g = httpx.post(f"{base}/api/guests", json={"nickname": "Rosalia"}).json()
     claimed = httpx.post(
         f"{base}/api/accounts",
-        json={"name": "Rosa", "password": "tranque-de-nueve"},
+        json={"name": "Rosalia", "password": "tranque-de-nueve"},
         headers={"authorization": f"Bearer {g['token']}"},
     )
     assert claimed.status_code == 200, claimed.text
     page = new_page(browser)
     page.goto(base + "/")
-    page.fill("#account-name", "rosa")
+    page.fill("#account-name", "rosalia")
     page.fill("#account-password", "no-es-esta-clave")
     said = []
     for _ in range(12):  # quick failures, until the limit answers instead of the password check

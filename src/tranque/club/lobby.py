@@ -5,9 +5,12 @@ A table's owner calls ``touch`` after whatever may change its summary (a seat ta
 a spectator); the board keeps only the latest summary of each table and writes the ones that
 changed to the ``LobbyDirectory`` a few times a second, so that a burst of events costs one
 write. While this node has lobby sockets, the same loop asks the directory's version and, when
-it moved, sends the whole listing to them: a listing is small (a line per table), and sending
-it whole means a socket that missed one can never be out of step. A node with no lobby socket
-does not look (on a cluster each look is a round trip to Redis).
+it moved, tells them what changed: a socket gets the whole listing once (``lobby``), then only
+the lines that changed and the tables that left (``lobby_changes``). Each frame is encoded once
+and the same bytes go to every socket: the listing grows with the tables, and sending it whole
+to every socket at every change, encoded again for each, was what a few sockets that never read
+turned into hundreds of megabytes of queued frames. A node with no lobby socket does not look
+(on a cluster each look is a round trip to Redis).
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from tranque.club.ports import LobbyDirectory
 
 log = logging.getLogger("tranque.club")
 
 TICK = 0.25  # seconds between two writes / looks
-Push = Callable[[dict[str, Any]], None]
+Push = Callable[[bytes], None]  # queues an encoded frame for one socket; never blocks
+_encode = msgspec.json.Encoder().encode
 
 
 def summary(
@@ -72,7 +78,8 @@ class LobbyBoard:
         self.dirty: dict[str, dict[str, Any] | None] = {}
         self.sockets: set[Push] = set()
         self.seen = -1
-        self.last: dict[str, Any] = {"type": "lobby", "tables": []}
+        self.tables: dict[str, dict[str, Any]] = {}  # the listing the sockets have, by table
+        self._whole: bytes | None = None  # ``tables`` as one ``lobby`` frame, once asked for
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -113,8 +120,16 @@ class LobbyBoard:
                 await self._look()
             except Exception:
                 log.warning("the lobby could not be reached", exc_info=True)
-        self.sockets.add(push)  # after the look: the listing once, not twice
-        push(self.last)
+        self.sockets.add(push)  # after the look: the listing once, then the changes after it
+        push(self.whole())
+
+    def whole(self) -> bytes:
+        """The listing as the sockets have it, as one ``lobby`` frame (encoded once per
+        version, however many sockets come)."""
+        if self._whole is None:
+            lines = _ordered(list(self.tables.values()))
+            self._whole = _encode({"type": "lobby", "tables": lines})
+        return self._whole
 
     def unsubscribe(self, push: Push) -> None:
         self.sockets.discard(push)
@@ -136,10 +151,18 @@ class LobbyBoard:
         version = await self.directory.version()
         if version == self.seen:
             return
-        self.seen, tables = await self.directory.listing()
-        self.last = {"type": "lobby", "tables": _ordered(tables)}
+        self.seen, listing = await self.directory.listing()
+        tables = {line["table"]: line for line in listing}
+        changed = [line for table, line in tables.items() if self.tables.get(table) != line]
+        gone = sorted(table for table in self.tables if table not in tables)
+        # From here to the pushes nothing yields: every socket's listing follows ``tables``.
+        self.tables = tables
+        if not changed and not gone:
+            return
+        self._whole = None
+        changes = _encode({"type": "lobby_changes", "tables": _ordered(changed), "gone": gone})
         for push in list(self.sockets):
-            push(self.last)
+            push(changes)
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()

@@ -4,7 +4,10 @@ A game moves through phases. Randomness comes in from outside (the fair-deal rec
 the deal, the first-hand draw, the coin. Every decision a player takes is a method:
 
 - ``DEAL``: waiting for a deal (``deal(...)``). A redeal comes back here with the same hand number.
-- ``REDEAL``: a player with 5+ doubles may ask for a redeal (``answer_redeal(seat, ask)``).
+- ``REDEAL``: a player with 5+ doubles may ask for a redeal (``answer_redeal(seat, ask)``). A deal
+  may also be *held* here (``deal(..., hold=True)``) whether or not anybody may ask, until
+  ``close_redeal()``: a table shows every deal for the same while, so that the phase never tells
+  anyone that a seat holds five doubles.
 - ``CHOOSE``: the leading pair's two players have chosen Salgo / Sal tú (``choose_leader(...)``).
 - ``PLAY``: the hand is on (``play(action)``).
 - ``OVER``: a pair reached the target.
@@ -91,6 +94,7 @@ class GameState:
     hand: HandState | None = None
     first_pass_pending: bool = True
     winner: int | None = None  # the pair that won the game
+    redeal_held: bool = False  # the deal stays in REDEAL until ``close_redeal`` (see ``deal``)
 
     @staticmethod
     def new(rules: Rules) -> GameState:
@@ -160,8 +164,15 @@ class GameState:
         *,
         draw: Sequence[tuple[Tile, Tile]] | None = None,
         coin: int | None = None,
+        hold: bool = False,
     ) -> GameState:
-        """Take a deal (and, for the first hand, the draw or the coin that says who leads)."""
+        """Take a deal (and, for the first hand, the draw or the coin that says who leads).
+
+        Without ``hold`` the game waits in REDEAL only when a seat may ask for a redeal, and
+        goes on once every such seat has answered. With ``hold`` it waits in REDEAL after every
+        deal, a decline changes nothing anybody sees, and only ``close_redeal`` (or a redeal
+        asked) ends the wait: whoever watches the phase learns nothing about the hands.
+        """
         if self.phase is not Phase.DEAL:
             raise WrongPhaseError(f"no deal is due: the game is in phase {self.phase.value}")
         _check_deal(self.rules, deal)
@@ -182,8 +193,11 @@ class GameState:
         if setup.leading_pair is not None and setup.priority is None and setup.leader is None:
             # First hand: the first seat of the pair has priority.
             setup = replace(setup, priority=setup.leading_pair)
-        state = replace(self, setup=replace(setup, redeal_answers=()), pending_deal=deal, hand=None)
-        if _eligible(self.rules, deal):
+        state = replace(
+            self, setup=replace(setup, redeal_answers=()), pending_deal=deal, hand=None,
+            redeal_held=hold,
+        )  # fmt: skip
+        if hold or _eligible(self.rules, deal):
             return replace(state, phase=Phase.REDEAL)
         return state._after_redeal_window()
 
@@ -201,12 +215,23 @@ class GameState:
             redeal = Redeal(self.pending_deal, seat)
             setup = replace(setup, redeals=(*setup.redeals, redeal), redeal_answers=())
             # Everything is reshuffled; the right to lead does not change.
-            return replace(self, phase=Phase.DEAL, setup=setup, pending_deal=None)
+            return replace(
+                self, phase=Phase.DEAL, setup=setup, pending_deal=None, redeal_held=False
+            )
         setup = replace(setup, redeal_answers=(*setup.redeal_answers, (seat, False)))
         state = replace(self, setup=setup)
-        if state.redeal_eligible():
+        if state.redeal_eligible() or state.redeal_held:
             return state
         return state._after_redeal_window()
+
+    def close_redeal(self) -> GameState:
+        """The redeal window ends: every seat that could still ask stays silent (a decline),
+        and the hand goes on to the lead (a held deal's only way out but a redeal)."""
+        if self.phase is not Phase.REDEAL or self.pending_deal is None:
+            raise WrongPhaseError("no redeal window is open")
+        silent = tuple((s, False) for s in self.redeal_eligible())
+        setup = replace(self.setup, redeal_answers=(*self.setup.redeal_answers, *silent))
+        return replace(self, setup=setup)._after_redeal_window()
 
     def _after_redeal_window(self) -> GameState:
         deal = self.pending_deal
@@ -216,8 +241,8 @@ class GameState:
             # Holder-of-the-highest-double rules decide from the deal itself.
             setup = replace(setup, leader=_highest_double_holder(deal))
         if setup.leader is not None:
-            return replace(self, setup=setup)._start_play(setup.leader)
-        return replace(self, phase=Phase.CHOOSE, setup=setup)
+            return replace(self, setup=setup, redeal_held=False)._start_play(setup.leader)
+        return replace(self, phase=Phase.CHOOSE, setup=setup, redeal_held=False)
 
     def choose_leader(self, first: LeadChoice | None, second: LeadChoice | None) -> GameState:
         """The simultaneous reveal of the leading pair's choices (low seat first; None = silent).

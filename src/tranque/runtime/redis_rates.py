@@ -2,9 +2,10 @@
 client spreading its requests over many nodes meets one limit, not one per node.
 
 One Lua script takes a token atomically and keeps each bucket as a small hash that expires once
-it would be full again: an idle client costs nothing. Time is Redis's own clock, the same for
-every node. If Redis cannot be reached the request is let through (and logged): a limit must not
-take the service down with it.
+it would be full again: an idle client costs nothing, and every key has a TTL. A key is made of
+what a client sent, so one longer than ``rate_keys.MAX_KEY`` is stored as its hash: a key is
+short whatever was sent. Time is Redis's own clock, the same for every node. If Redis cannot be
+reached the request is let through (and logged): a limit must not take the service down with it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import logging
 from typing import Any
 
 import redis.asyncio as aioredis
+
+from tranque.runtime.rate_keys import bucket_key
 
 log = logging.getLogger("tranque.rates")
 
@@ -57,9 +60,12 @@ class RedisBuckets:
         self._take = self._client.register_script(TAKE)
         self._peek = self._client.register_script(PEEK)
 
+    def _key(self, name: str, key: str) -> str:
+        return f"{self.prefix}{name}:{bucket_key(key)}"
+
     async def take(self, name: str, key: str, rate: float, burst: float) -> float:
         try:
-            wait = await self._take(keys=[f"{self.prefix}{name}:{key}"], args=[rate, burst])
+            wait = await self._take(keys=[self._key(name, key)], args=[rate, burst])
         except Exception:
             log.warning("the rate limit could not reach Redis: request let through")
             return 0.0
@@ -67,7 +73,7 @@ class RedisBuckets:
 
     async def peek(self, name: str, key: str, rate: float, burst: float) -> float:
         try:
-            wait = await self._peek(keys=[f"{self.prefix}{name}:{key}"], args=[rate, burst])
+            wait = await self._peek(keys=[self._key(name, key)], args=[rate, burst])
         except Exception:
             log.warning("the rate limit could not reach Redis: request let through")
             return 0.0

@@ -38,6 +38,12 @@ POLL = 1.0  # seconds between looks at the database for games to analyse
 # nobody's wait; a hindsight a person asked for is, and never waits for this.
 BUSY = 0.5
 STALE = 120.0  # seconds without a renewal after which a pending claim is taken over
+# Parts (a game's fair analysis, a hand in hindsight) this node holds at once, analysing or
+# waiting for a worker. Each holds its record in memory and a request in the pool's queue, and a
+# hindsight can be asked by anyone for any hand of any finished game: past this, an ask is
+# refused (``AnalysisBusy``) rather than queued for ever. ``serve --analysis-queue``.
+QUEUE = 32
+RETRY_AFTER = 5  # seconds a refused ask is told to wait: about one hand's analysis
 
 Runner = Callable[[AnalysisRequest], Awaitable[dict[str, Any]]]
 
@@ -65,6 +71,15 @@ class TakenOver(Exception):
     """The claim went to another node (this one was thought dead): it stops."""
 
 
+class AnalysisBusy(Exception):
+    """This node holds as many parts as its queue takes: ask again in ``retry_after`` s."""
+
+    def __init__(self, held: int, retry_after: int = RETRY_AFTER) -> None:
+        super().__init__(f"{held} analyses are under way or waiting here")
+        self.held = held
+        self.retry_after = retry_after
+
+
 class Analyst:
     def __init__(
         self,
@@ -75,6 +90,7 @@ class Analyst:
         poll: float = POLL,
         stale: float = STALE,
         busy: float = BUSY,
+        queue: int = QUEUE,
     ) -> None:
         self.store = store
         self.games = SqlGames(store)
@@ -84,6 +100,7 @@ class Analyst:
         analyze = getattr(thinker, "analyze", None)
         self.run: Runner = analyze if analyze is not None else _on_thread
         self.slots = int(getattr(thinker, "analysis_slots", 1))
+        self.queue = max(1, queue)
         self.running: dict[tuple[str, str], asyncio.Task[None]] = {}
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
@@ -180,11 +197,14 @@ class Analyst:
 
     async def ask(self, tid: str, part: str, seats: tuple[int, ...]) -> bool:
         """Claim ``part`` of a finished table now (a hindsight a person asked for) and analyse
-        it; False if it is another node's, or done already."""
+        it; False if it is another node's, or done already. ``AnalysisBusy`` (nothing claimed)
+        if this node holds ``queue`` parts already."""
         if (tid, part) in self.running:
             return True
         if self.slots <= 0:
             return False  # left pending for a node that analyses
+        if len(self.running) >= self.queue:
+            raise AnalysisBusy(len(self.running))
         if await self.games.claim(tid, part, seats, self.node, self.stale):
             self._spawn(tid, part, seats)
             return True
@@ -285,4 +305,4 @@ def _now() -> float:
     return time.time()
 
 
-__all__ = ["Analyst", "games_of", "hindsight_key"]
+__all__ = ["AnalysisBusy", "Analyst", "games_of", "hindsight_key"]

@@ -30,10 +30,12 @@ from tranque.bots.base import resolve_bot
 from tranque.club.accounts import LoginLimits
 from tranque.club.lobby import LobbyBoard
 from tranque.club.matching import FILL, Seating
+from tranque.club.passwords import PasswordWork
 from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, MatchQueue
 from tranque.club.quickmatch import VARIANTS, QuickMatch, Requeued
 from tranque.commands import BUS_LINGER_MS
 from tranque.rules.variants import Rules
+from tranque.server.analyst import QUEUE as ANALYSIS_QUEUE
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
 from tranque.server.chips import ChipRoutes
 from tranque.server.club import Club
@@ -48,7 +50,7 @@ from tranque.server.seat_ratings import SeatRatings
 from tranque.server.ws import Sockets
 from tranque.store.chips import SqlChips
 from tranque.store.db import Store
-from tranque.table.bus import Bus
+from tranque.table.bus import Bus, SessionsEnded
 from tranque.table.lobby import Lobby
 from tranque.table.ports import Entry, Leases, TableStore, Thinker, WallClock
 from tranque.table.service import TableSettings, fixed_seeds, secure_seeds
@@ -72,7 +74,9 @@ class ServerConfig:
     rate: float = 20.0  # messages per second per connection, sustained
     burst: float = 40.0
     strikes: int = 20  # messages refused for the rate before the connection is closed
-    queue_limit: int = 5000  # frames waiting for a slow connection before it is dropped
+    # Bytes of frames that may wait for a socket that reads too slowly before it is dropped
+    # (server.ws.Connection); a frame is never refused while nothing waits ahead of it.
+    queue_bytes: int = 512 * 1024
     # Seconds between pings of each socket, and for its pong (server.keepalive): the sockets
     # uvicorn was told not to ping itself (``tranque serve``, the sans-I/O protocol).
     ws_ping: float = 20.0
@@ -98,6 +102,11 @@ class ServerConfig:
     # next request, and how many may wait for the replay thread before requests get 503 busy.
     replays_kept: int = 32
     replays_waiting: int = 32
+    # argon2 (club.passwords.PasswordWork): threads hashing at once (None: half the cores), and
+    # how many more may wait for one before a login or claim is told 503 busy.
+    hash_threads: int | None = None
+    hash_waiting: int = 64
+    analysis_queue: int = ANALYSIS_QUEUE  # parts this node analyses or keeps waiting, at most
 
 
 class Server(ServerRoutes):
@@ -117,9 +126,9 @@ class Server(ServerRoutes):
         self.games: GameRoutes | None = None  # finished games, history, analyses (server.games)
         self.replays: Replays | None = None  # tables rebuilt off the loop (server.replays)
         # The rate limits' buckets: this process's memory, or Redis on a cluster (_cluster).
-        self.buckets: Buckets = LocalBuckets()
-        self.sockets = Sockets(self)
         limits = config.limits
+        self.buckets: Buckets = LocalBuckets(limits.rate_keys)
+        self.sockets = Sockets(self)
         self.guest_rate = RateLimiter(
             limits.guests_per_minute, limits.guest_burst, "new guests", self.buckets
         )
@@ -127,9 +136,17 @@ class Server(ServerRoutes):
             limits.tables_per_minute, limits.table_burst, "new tables", self.buckets
         )
         # Every GET of the API (server.reads). Counted by each node on its own, even on a
-        # cluster: what it guards is the node's own event loop, and a read must not cost a
-        # round trip to Redis.
-        self.read_rate = RateLimiter(limits.api_gets_per_minute, limits.api_get_burst, "API reads")
+        # cluster (buckets of its own, never Redis's): what it guards is the node's own event
+        # loop, and a read must not cost a round trip to Redis.
+        self.read_rate = RateLimiter(
+            limits.api_gets_per_minute,
+            limits.api_get_burst,
+            "API reads",
+            LocalBuckets(limits.rate_keys),
+        )
+        self.claim_rate = RateLimiter(
+            limits.claims_per_minute, limits.claim_burst, "account claims", self.buckets
+        )
         self._closing: list[Callable[[], Awaitable[None]]] = []  # adapters closed at the end
         self.release = release_hash() if WEB_DIR.is_dir() else "dev"
         page = WEB_DIR / "index.html"
@@ -159,8 +176,13 @@ class Server(ServerRoutes):
             await start()
         leases, bus = self._cluster(store)
         assert isinstance(store, Store)
-        self.club = Club(store, self.identity, self.buckets, self.config.login_limits)
-        self.games = GameRoutes(self, store, thinker, self.config.node or "local")
+        work = PasswordWork(self.config.hash_threads, self.config.hash_waiting)
+        self.club = Club(
+            store, self.identity, self.buckets, self.config.login_limits, work, self.claim_rate
+        )
+        self.games = GameRoutes(
+            self, store, thinker, self.config.node or "local", queue=self.config.analysis_queue
+        )
         self.lobby = Lobby(
             store,
             WallClock(),
@@ -189,6 +211,8 @@ class Server(ServerRoutes):
             queue, self._open_quick_table, time.time, fill=self.config.fill_time, variants=queues
         )
         self.lobby.on_gone = self._gone  # the board's and the seats' ratings' (server.seat_ratings)
+        self.club.on_sessions_ended = self._sessions_ended
+        self.lobby.relay.on_sessions_ended = self._sessions_ended_elsewhere
         recovered = await self.lobby.recover()
         if recovered:
             log.warning("rebuilt %d unfinished table(s) from the event log", recovered)
@@ -228,6 +252,7 @@ class Server(ServerRoutes):
         # The rate limits count every node's requests (a client may hit any node).
         buckets = RedisBuckets(cfg.redis, namespace(cfg.db_url))
         self.buckets = self.guest_rate.buckets = self.table_rate.buckets = buckets
+        self.claim_rate.buckets = buckets
         self._closing.append(buckets.close)
         return SqlLeases(store, node, cfg.lease_ttl), bus
 
@@ -250,6 +275,16 @@ class Server(ServerRoutes):
         if not owner.service.settings.public:
             return  # never in the lobby: no line to build from its whole info at every move
         self.board.touch(owner.service.info(), owner.spectators()["count"], ratings)
+
+    def _sessions_ended(self, guest: str, session: str | None, keep: str | None) -> None:
+        """Sessions ended here (a logout, a new password): their sockets close on this node now
+        and on every other through the bus (``SessionsEnded``)."""
+        assert self.lobby is not None
+        self.sockets.sessions_ended(guest, session, keep)
+        self.lobby.bus.broadcast(SessionsEnded(guest, session, keep))
+
+    def _sessions_ended_elsewhere(self, msg: SessionsEnded) -> None:
+        self.sockets.sessions_ended(msg.guest, msg.session, msg.keep)
 
     def _gone(self, table: str) -> None:
         assert self.board is not None and self.seat_ratings is not None

@@ -10,16 +10,19 @@ or logs a password or its hash; the answers carry the caller's own token and nob
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from tranque.club.accounts import AccountError, Accounts, LoginGuard, LoginLimits, Session
-from tranque.club.names import BadName, check_name, name_key
+from tranque.club.names import name_key
+from tranque.club.passwords import PasswordWork
 from tranque.club.ratings import PRESETS, PROVISIONAL_GAMES, Skill
+from tranque.club.skeleton import name_skeleton, prototypes
 from tranque.server import http_schemas as hs
-from tranque.server.edge import Buckets, client_address, read_body
+from tranque.server.edge import Buckets, RateLimiter, client_address, read_body
 from tranque.server.http_schemas import HttpError
 from tranque.server.identity import Identity, TokenState
 from tranque.store.club import SqlAccounts, SqlProfiles
@@ -71,12 +74,23 @@ class Club:
         identity: Identity,
         buckets: Buckets,
         limits: LoginLimits | None = None,
+        work: PasswordWork | None = None,
+        claim_rate: RateLimiter | None = None,
     ) -> None:
         self.identity = identity
         self.rows = SqlAccounts(store)
         self.profiles = SqlProfiles(store)
-        self.accounts = Accounts(self.rows, LoginGuard(buckets, limits))
+        self.accounts = Accounts(self.rows, LoginGuard(buckets, limits), work)
+        self.claim_rate = claim_rate or RateLimiter(0, 1, "account claims")
         self.store = store
+        prototypes()  # the confusables' table, built at start rather than at the first name
+        # Told (guest, session, keep) once sessions ended, to close their sockets on every node
+        # (``Server._sessions_ended``): session None is every session of the guest but ``keep``.
+        self.on_sessions_ended: Callable[[str, str | None, str | None], None] | None = None
+
+    def _ended(self, guest: str, session: str | None, keep: str | None = None) -> None:
+        if self.on_sessions_ended is not None:
+            self.on_sessions_ended(guest, session, keep)
 
     async def check_token(self, token: str) -> Who:
         """The token's bearer, or HttpError 401: expired, not ours, or of a session that ended
@@ -105,6 +119,7 @@ class Club:
     async def claim(self, request: Request) -> Response:
         """``POST /api/accounts``: the bearer guest becomes an account, keeping its games."""
         try:
+            await self.claim_rate.take(client_address(request.scope))
             who = await self.who(request)
             body = hs.decode(hs.Credentials, await read_body(request))
             s = await self.accounts.claim(who.guest, body.name, body.password, time.time())
@@ -138,6 +153,7 @@ class Club:
         except HttpError as exc:
             return _refusal(exc)
         ended = await self.accounts.logout(s, everywhere=everywhere)
+        self._ended(s.guest, None if everywhere else s.session)
         return JSONResponse({"ended": ended})
 
     async def change_password(self, request: Request) -> Response:
@@ -150,6 +166,7 @@ class Club:
             )
         except (HttpError, AccountError) as exc:
             return _refusal(exc)
+        self._ended(s.guest, None, keep=s.session)
         return self._session_answer(s)
 
     async def me(self, request: Request) -> Response:
@@ -175,11 +192,10 @@ class Club:
     async def _guest_of(self, handle: str) -> str | None:
         if handle.startswith(GUEST_HANDLE):
             return handle[len(GUEST_HANDLE) :] or None
-        try:
-            check_name(handle)
-        except BadName:
+        if len(handle) > hs.NAME_FIELD:
             return None
-        account = await self.rows.account_by_key(name_key(handle))
+        # Not check_name: an account made before a word was reserved keeps its profile.
+        account = await self.rows.account_by_name(name_key(handle), name_skeleton(handle))
         return None if account is None else account.guest
 
     async def profile(self, request: Request) -> Response:
@@ -259,6 +275,10 @@ class Club:
             if row is None:
                 return _refusal(HttpError(404, "no_table", f"there is no table {tid!r}"))
             info = row["info"]
+            if row["status"] != "over" or "seats" not in info:
+                # Not in this node's memory (another node's, on a cluster): the row's info is
+                # the table's at its creation, without its seats; the log has them.
+                info = {**info, "seats": await self.profiles.table_seats(tid)}
         who, names = await self.profiles.table_people(tid)
         rules = info.get("settings", {}).get("rules", info.get("rules"))
         preset = rules if isinstance(rules, str) and rules in PRESETS else None

@@ -30,12 +30,22 @@ _ENV = {
     "max_sockets_per_ip": "TRANQUE_MAX_SOCKETS_PER_IP",
     "api_gets_per_minute": "TRANQUE_API_GETS_PER_MINUTE",
     "api_get_burst": "TRANQUE_API_GET_BURST",
+    "max_http_per_ip": "TRANQUE_MAX_HTTP_PER_IP",
+    "http_header_timeout": "TRANQUE_HTTP_HEADER_TIMEOUT",
+    "http_body_timeout": "TRANQUE_HTTP_BODY_TIMEOUT",
+    "ws_queue_bytes": "TRANQUE_WS_QUEUE_BYTES",
+    "claims_per_minute": "TRANQUE_CLAIMS_PER_MINUTE",
+    "claim_burst": "TRANQUE_CLAIM_BURST",
+    "rate_keys": "TRANQUE_RATE_KEYS",
+    "hash_threads": "TRANQUE_HASH_THREADS",
+    "hash_waiting": "TRANQUE_HASH_WAITING",
     "token_days": "TRANQUE_TOKEN_DAYS",
     "secret_file": "TRANQUE_SECRET_FILE",
     "redis": "TRANQUE_REDIS",
     "node": "TRANQUE_NODE",
     "lease_ttl": "TRANQUE_LEASE_TTL",
     "bus_linger": "TRANQUE_BUS_LINGER",
+    "analysis_queue": "TRANQUE_ANALYSIS_QUEUE",
 }
 
 
@@ -49,6 +59,13 @@ _LIMIT_FLAGS = [
     ("max_sockets_per_ip", "64", "open WebSockets per client address"),
     ("api_gets_per_minute", "600", "GETs of /api/ per minute per client address"),
     ("api_get_burst", "60", "GETs of /api/ at once per client address"),
+    (
+        "max_http_per_ip",
+        "64",
+        "HTTP connections at once per peer address (a proxy uvicorn trusts is not counted)",
+    ),
+    ("claims_per_minute", "5", "account claims per minute per client address"),
+    ("claim_burst", "10", "account claims at once per client address"),
 ]
 
 
@@ -82,7 +99,12 @@ def register(subparsers: Any) -> None:
     add("--grace", default="60", metavar="S", help="default 60")
     add("--fair-window", default="3", metavar="S", help="default 3")
     add("--choose-window", default="15", metavar="S")
-    add("--redeal-window", default="15", metavar="S")
+    add(
+        "--redeal-window", default="3", metavar="S",
+        help="seconds every deal stays on show before the lead, at a table with a person: a "
+        "seat with five doubles may ask for a redeal meanwhile; the same every hand, so that "
+        "nobody learns who may ask (3)",
+    )  # fmt: skip
     add(
         "--bot", default="heuristic",
         help="bot for empty seats, takeovers and clocks: a level (facil, normal, fuerte) or a "
@@ -101,6 +123,21 @@ def register(subparsers: Any) -> None:
         "ping later closes the socket (1011) (0.1-3600; 20)",
     )  # fmt: skip
     add(
+        "--ws-queue-bytes", default=_env("ws_queue_bytes", "524288"), metavar="N",
+        help="bytes of frames that may wait for a socket that reads too slowly; past them it "
+        "is closed with 1008 (4096 or more; 524288; TRANQUE_WS_QUEUE_BYTES)",
+    )  # fmt: skip
+    add(
+        "--http-header-timeout", default=_env("http_header_timeout", "10"), metavar="S",
+        help="seconds a request's headers may take from its first byte, else 408 and closed "
+        "(0: none; 10; TRANQUE_HTTP_HEADER_TIMEOUT)",
+    )  # fmt: skip
+    add(
+        "--http-body-timeout", default=_env("http_body_timeout", "30"), metavar="S",
+        help="seconds a request's body may take after its headers, else 408 and closed "
+        "(0: none; 30; TRANQUE_HTTP_BODY_TIMEOUT)",
+    )  # fmt: skip
+    add(
         "--ws-compression",
         action="store_true",
         help="compress WebSocket frames (permessage-deflate): fewer bytes, more CPU per frame",
@@ -113,6 +150,21 @@ def register(subparsers: Any) -> None:
             metavar="N",
             help=f"{what} ({default}; {_ENV[dest]})",
         )
+    add(
+        "--rate-keys", default=_env("rate_keys", "50000"), metavar="N",
+        help="rate-limit buckets one node keeps in memory at most; the least recently used "
+        "goes first (100-10000000; 50000; TRANQUE_RATE_KEYS)",
+    )  # fmt: skip
+    add(
+        "--hash-threads", default=_env("hash_threads", None), metavar="N",
+        help="threads hashing and checking passwords (argon2) at once (1-64; default: half "
+        "the cores, at least 1; TRANQUE_HASH_THREADS)",
+    )  # fmt: skip
+    add(
+        "--hash-waiting", default=_env("hash_waiting", "64"), metavar="N",
+        help="logins and claims that may wait for a hashing thread; past them 503 busy "
+        "(0-100000; 64; TRANQUE_HASH_WAITING)",
+    )  # fmt: skip
     add(
         "--table-expiry", default="3600", metavar="S",
         help="a table that has not started S seconds after its creation expires (3600)",
@@ -144,6 +196,11 @@ def register(subparsers: Any) -> None:
         "--analysis", default=None, metavar="N",
         help="of those workers, how many may analyse finished games at once (default: all but "
         "one, at least one; 0: this node analyses none, another node of the cluster does)",
+    )  # fmt: skip
+    add(
+        "--analysis-queue", default=_env("analysis_queue", "32"), metavar="N",
+        help="analyses this node holds at once, running or waiting for a worker; a hindsight "
+        "asked past them is refused (503 analysis_busy) (1-10000; 32; TRANQUE_ANALYSIS_QUEUE)",
     )  # fmt: skip
     add(
         "--think-timeout", default="30", metavar="S",
@@ -406,6 +463,7 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
         out[dest] = _number(args, dest, 0, 3600)
     out["rate"] = _number(args, "rate", 0.1, 100_000)
     out["ws_ping"] = _number(args, "ws_ping", 0.1, 3600)
+    out["ws_queue_bytes"] = _integer(args, "ws_queue_bytes", 4096)
     out["table_expiry"] = _number(args, "table_expiry", 0.001, 30 * 86400)
     out["finished_linger"] = _number(args, "finished_linger", 0, 86400)
     out["fill_time"] = _number(args, "fill_time", 0, 600)
@@ -422,6 +480,7 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
     out["analysis"] = (
         None if args.analysis is None else _integer(args, "analysis", 0, out["workers"])
     )
+    out["analysis_queue"] = _integer(args, "analysis_queue", 1, 10_000)
     out["think_timeout"] = _number(args, "think_timeout", 0.01, 3600)
     origins = list(args.allow_origin or [])
     env_origins = os.environ.get("TRANQUE_ALLOW_ORIGINS", "")
@@ -439,8 +498,22 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
         max_sockets_per_ip=_integer(args, "max_sockets_per_ip", 0),
         api_gets_per_minute=_number(args, "api_gets_per_minute", 0),
         api_get_burst=_integer(args, "api_get_burst", 1),
+        claims_per_minute=_number(args, "claims_per_minute", 0),
+        claim_burst=_integer(args, "claim_burst", 1),
+        rate_keys=_integer(args, "rate_keys", 100, 10_000_000),
         allow_origins=tuple(origins),
     )
+    from tranque.server.http_guard import HttpGuard
+
+    out["http_guard"] = HttpGuard(
+        header_timeout=_number(args, "http_header_timeout", 0, 3600),
+        body_timeout=_number(args, "http_body_timeout", 0, 3600),
+        max_per_address=_integer(args, "max_http_per_ip", 0),
+    )
+    out["hash_threads"] = (
+        None if args.hash_threads is None else _integer(args, "hash_threads", 1, 64)
+    )
+    out["hash_waiting"] = _integer(args, "hash_waiting", 0, 100_000)
     out["token_max_age"] = max(1, round(_number(args, "token_days", 1e-5, 3650) * 86400))
     out["secret"], out["old_secrets"] = _secrets(args)
     out["lease_ttl"] = _number(args, "lease_ttl", 1, 60)

@@ -26,6 +26,7 @@ from starlette.types import Scope, Send
 RAW_SEND = "tranque.raw_send"  # the scope key under which the app keeps the server's own send
 
 DirectWrite = Callable[[bytes], bool]
+CloseNow = Callable[[int, str], bool]
 
 
 def keep_raw_send(scope: Scope, send: Send) -> None:
@@ -80,6 +81,54 @@ def direct_writer(scope: Scope) -> DirectWrite | None:
         return True
 
     return write
+
+
+def direct_closer(scope: Scope) -> CloseNow | None:
+    """A function that closes the socket now, past whatever waits to be sent, and says whether
+    it could; None where the server's WebSocket protocol is not uvicorn's sans-I/O one.
+
+    Through ASGI a close waits, like any frame, until the transport takes writes: for a client
+    that never reads, never. Here the close frame is written at once (behind the bytes the
+    transport holds already, at most its high-water mark), the app is told the socket is gone,
+    and reading resumes for the client's answer; a client that does not answer within uvicorn's
+    own close timeout is cut (``abort``: the buffer it never read is let go). A socket that
+    uvicorn's keepalive closed already (its pong never came) is cut after the same time, since
+    a transport's ``close`` waits for a buffer that such a client never drains.
+    """
+    proto = sansio_protocol(scope)
+    if proto is None:
+        return None
+    from websockets.exceptions import InvalidState
+
+    def close(code: int, reason: str) -> bool:
+        if proto.disconnected:
+            return True
+        transport = proto.transport
+        if not proto.close_sent and not transport.is_closing():
+            try:
+                proto.conn.send_close(code, reason)
+            except InvalidState:
+                return False
+            transport.write(b"".join(proto.conn.data_to_send()))
+            proto.close_sent = True
+            proto.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+            if proto.read_paused:
+                proto.read_paused = False
+                transport.resume_reading()
+        if proto.close_timer is not None:
+            proto.close_timer.cancel()
+        proto.close_timer = proto.loop.call_later(proto.close_timeout, cut, proto)
+        return True
+
+    return close
+
+
+def cut(proto: Any) -> None:
+    """Drop the connection of a client that does not read (``transport.close`` would wait for
+    its buffer to drain): its ``connection_lost`` tells the app the socket is gone."""
+    proto.close_timer = None
+    if not proto.disconnected:
+        proto.transport.abort()
 
 
 def direct_reader(scope: Scope, take: Callable[[str], bool]) -> Callable[[bool], None]:

@@ -6,8 +6,9 @@
 - Headers: every HTTP answer carries a Content-Security-Policy without inline script, nosniff, a
   Referrer-Policy and ``frame-ancestors 'none'``; and a ``Cache-Control`` when the route set none
   (``no-store`` for the API, ``no-cache`` for pages and unversioned files).
-- Rates and caps: per-client token buckets (guests and tables created), keyed by the client's
-  address; the counts of sockets per address and spectators per table live with the sockets.
+- Rates and caps: per-client token buckets (guests, tables and accounts created), keyed by the
+  client's address, in a table that forgets full buckets and has a cap (``LocalBuckets``); the
+  counts of sockets per address and spectators per table live with the sockets.
 - Origins: a browser's WebSocket from a page of another site is refused.
 """
 
@@ -15,14 +16,16 @@ from __future__ import annotations
 
 import math
 import time
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
 from starlette.datastructures import Headers
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tranque.runtime.rate_keys import bucket_key
 from tranque.server.http_schemas import MAX_BODY, HttpError
 
 CSP = (
@@ -56,6 +59,9 @@ class Limits:
     max_sockets_per_ip: int = 64  # open WebSockets per client address
     api_gets_per_minute: float = 600.0  # GETs of /api/... per client address, sustained
     api_get_burst: int = 60
+    claims_per_minute: float = 5.0  # account claims per client address, sustained
+    claim_burst: int = 10
+    rate_keys: int = 50_000  # rate-limit buckets kept in this process's memory, at most
     allow_origins: tuple[str, ...] = ()  # browser Origins allowed on /ws besides the server's own
 
 
@@ -121,11 +127,16 @@ async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
     """The request's body, or HttpError 413 as soon as it passes ``limit`` bytes."""
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise HttpError(*_too_large())
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise HttpError(*_too_large())
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # Gone before its body was in (or cut for sending it too slowly: server.http_guard):
+        # nobody reads this answer, but the route ends as a refusal, not a traceback.
+        raise HttpError(400, "disconnected", "the connection closed before the body came") from None
     return b"".join(chunks)
 
 
@@ -150,35 +161,71 @@ class Buckets(Protocol):
 
 
 class LocalBuckets:
-    """The buckets in this process's memory."""
+    """The buckets in this process's memory, bounded in time and in size.
 
-    MAX_KEYS = 100_000  # past this many keys, the full (idle) buckets are forgotten
+    A bucket that is full again is forgotten (an unknown key gets a full bucket anyway, so
+    nothing changes but the memory): each bucket sits in the slot of the second, rounded up to
+    ``SLOT`` s, when it will be full, and every call drops the slots whose time has passed. And
+    past ``max_keys`` buckets the one used longest ago goes first, whatever it holds: under a
+    flood of new keys the limit of a quiet client may start over, but the table never grows past
+    the cap. A key longer than ``rate_keys.MAX_KEY`` is kept as its hash.
+    """
 
-    def __init__(self) -> None:
-        self.buckets: dict[tuple[str, str], tuple[float, float, float]] = {}
+    SLOT = 5.0  # seconds: how late past its refill a bucket may be forgotten
+
+    def __init__(self, max_keys: int = 50_000) -> None:
+        self.max_keys = max(1, max_keys)
+        # (name, key) -> (tokens, when, full at); oldest use first.
+        self.buckets: OrderedDict[tuple[str, str], tuple[float, float, float]] = OrderedDict()
+        self._slots: dict[int, set[tuple[str, str]]] = {}
+        self._swept = -math.inf  # the slots up to this one are gone
+
+    def _level(self, k: tuple[str, str], now: float, rate: float, burst: float) -> float:
+        tokens, then, _ = self.buckets.get(k, (burst, now, now))
+        return min(burst, tokens + (now - then) * rate)
 
     async def take(self, name: str, key: str, rate: float, burst: float) -> float:
         now = time.monotonic()
-        tokens, then, _ = self.buckets.get((name, key), (burst, now, rate))
-        tokens = min(burst, tokens + (now - then) * rate)
+        self._expire(now)
+        k = (name, bucket_key(key))
+        tokens = self._level(k, now, rate, burst)
+        wait = 0.0
         if tokens < 1:
-            self.buckets[(name, key)] = (tokens, now, rate)
-            return (1 - tokens) / rate
-        self.buckets[(name, key)] = (tokens - 1, now, rate)
-        if len(self.buckets) > self.MAX_KEYS:
-            self._forget(now, burst)
-        return 0.0
+            wait = (1 - tokens) / rate
+        else:
+            tokens -= 1
+        self._keep(k, tokens, now, now + (burst - tokens) / rate)
+        return wait
 
     async def peek(self, name: str, key: str, rate: float, burst: float) -> float:
         now = time.monotonic()
-        tokens, then, _ = self.buckets.get((name, key), (burst, now, rate))
-        tokens = min(burst, tokens + (now - then) * rate)
+        self._expire(now)
+        tokens = self._level((name, bucket_key(key)), now, rate, burst)
         return 0.0 if tokens >= 1 else (1 - tokens) / rate
 
-    def _forget(self, now: float, burst: float) -> None:
-        for k, (tokens, then, rate) in list(self.buckets.items()):
-            if tokens + (now - then) * rate >= burst:
+    def _slot(self, when: float) -> int:
+        return math.ceil(when / self.SLOT)
+
+    def _keep(self, k: tuple[str, str], tokens: float, now: float, full: float) -> None:
+        old = self.buckets.get(k)
+        if old is not None:
+            self._slots[self._slot(old[2])].discard(k)
+        self.buckets[k] = (tokens, now, full)
+        self.buckets.move_to_end(k)
+        self._slots.setdefault(self._slot(full), set()).add(k)
+        while len(self.buckets) > self.max_keys:
+            gone, (_, _, at) = self.buckets.popitem(last=False)
+            self._slots[self._slot(at)].discard(gone)
+
+    def _expire(self, now: float) -> None:
+        """Forget the buckets full by now (those of every slot that has passed)."""
+        last = math.floor(now / self.SLOT)
+        if last <= self._swept:
+            return
+        for slot in [s for s in self._slots if s <= last]:
+            for k in self._slots.pop(slot):
                 del self.buckets[k]
+        self._swept = last
 
 
 class RateLimiter:

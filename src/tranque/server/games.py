@@ -26,7 +26,7 @@ from starlette.routing import Route
 
 from tranque.rules.errors import RulesError
 from tranque.rules.record import game_summary, replay_game
-from tranque.server.analyst import Analyst, games_of
+from tranque.server.analyst import QUEUE, AnalysisBusy, Analyst, games_of
 from tranque.server.club import profile_handle
 from tranque.server.edge import read_body
 from tranque.server.http_schemas import HttpError
@@ -83,11 +83,13 @@ def _listing(request: Request, rows: list[dict[str, Any]], limit: int) -> dict[s
 
 
 class GameRoutes:
-    def __init__(self, server: Server, store: Store, thinker: Any, node: str) -> None:
+    def __init__(
+        self, server: Server, store: Store, thinker: Any, node: str, *, queue: int = QUEUE
+    ) -> None:
         self.server = server
         self.store = store
         self.games = SqlGames(store)
-        self.analyst = Analyst(store, thinker, node)
+        self.analyst = Analyst(store, thinker, node, queue=queue)
 
     def start(self) -> None:
         self.analyst.start()
@@ -235,8 +237,22 @@ class GameRoutes:
         except HttpError as exc:
             return _refusal(exc)
         part = hindsight_part(ask.game, ask.hand)
-        await self.analyst.ask(tid, part, (0, 1, 2, 3))
         row = next((r for r in await self.games.parts(tid) if r.part == part), None)
+        if row is None or row.status == "pending":  # a kept one is answered, however busy
+            try:
+                await self.analyst.ask(tid, part, (0, 1, 2, 3))
+            except AnalysisBusy as busy:
+                if row is not None:  # held by a node (or stale: the watch takes it over)
+                    return JSONResponse({"game": ask.game, "hand": ask.hand, **_part(row)}, 202)
+                return _refusal(
+                    HttpError(
+                        503, "analysis_busy",
+                        f"this server is analysing as many hands as it takes ({busy.held}): "
+                        f"ask again in {busy.retry_after} s",
+                        {"Retry-After": str(busy.retry_after)},
+                    )
+                )  # fmt: skip
+            row = next((r for r in await self.games.parts(tid) if r.part == part), None)
         out = {"game": ask.game, "hand": ask.hand, **_part(row)}
         return JSONResponse(out, status_code=202 if out["status"] == "pending" else 200)
 

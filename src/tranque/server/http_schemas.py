@@ -3,16 +3,20 @@
 Every field has one type and no coercion: ``"practice": "false"`` is not a bool and ``"seat":
 1.0`` is not a seat, so each gets a 400 with a code and a sentence rather than a guess. Unknown
 fields are refused. The rules core checks that the options make a game; the edge adds upper
-bounds, so that nobody can open a table that would never end (a target of 10^30).
+bounds, so that nobody can open a table that would never end (a target of 10^30). Every string
+has a length bound and every object a count bound, far over what a person types and far under
+what would cost memory: whatever a field keys (a rate limit's bucket, a lookup) stays small.
+Past one, the field's 400 code, like any mistyped field.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
+from tranque.club.names import PASSWORD_MAX
 from tranque.rules.errors import RulesError
 from tranque.rules.variants import Rules
 
@@ -29,6 +33,20 @@ RULE_BOUNDS: dict[str, int] = {
     "redeal_doubles": 10,
 }
 MOVE_CLOCK = (0.5, 600.0)
+NESTED = "the body is nested too deeply to be one of the API's objects"
+
+# Length bounds of the string fields, in characters (the checks behind them are stricter: a
+# name is 3 to 20, a nickname 1 to 24; these only keep what reaches them small).
+NAME_FIELD = 64  # an account's name, to claim or to log in
+NICKNAME_FIELD = 64
+WORD_FIELD = 32  # a preset's, a bot's or a level's name, a rules option's value
+RULES_OPTIONS = 32  # options in a rules object (there are fewer than 20)
+
+Name = Annotated[str, msgspec.Meta(max_length=NAME_FIELD)]
+Nickname = Annotated[str, msgspec.Meta(max_length=NICKNAME_FIELD)]
+Password = Annotated[str, msgspec.Meta(max_length=PASSWORD_MAX)]
+Word = Annotated[str, msgspec.Meta(max_length=WORD_FIELD)]
+RulesObject = Annotated[dict[Word, int | Word], msgspec.Meta(max_length=RULES_OPTIONS)]
 
 
 class HttpError(Exception):
@@ -45,17 +63,17 @@ class HttpError(Exception):
 class NewGuest(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/guests``: an empty body or ``{"nickname": ...}``."""
 
-    nickname: str | None = None
+    nickname: Nickname | None = None
 
 
 class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/tables``."""
 
-    rules: str | dict[str, Any] = "havana"
+    rules: Word | RulesObject = "havana"
     move_clock: float | None = None  # seconds; None: the server's default
     practice: bool = True
     seat: int | None = 0
-    bot: str | None = None  # the bot for empty seats and clocks; None: the server's default
+    bot: Word | None = None  # the bot for empty seats and clocks; None: the server's default
     public: bool = False  # listed in the lobby; else reached by its link only
     stake: int | None = None  # a chip table's stake (table.stakes.STAKES); None: no chips
 
@@ -64,8 +82,8 @@ class Credentials(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/accounts`` (claim the guest's account) and ``POST /api/sessions`` (log in).
     The password is only ever hashed or compared: it is never logged nor sent back."""
 
-    name: str
-    password: str
+    name: Name
+    password: Password
 
     def __repr__(self) -> str:  # a stray log line must not show the password
         return f"Credentials(name={self.name!r}, password=...)"
@@ -74,8 +92,8 @@ class Credentials(msgspec.Struct, forbid_unknown_fields=True):
 class NewPassword(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/accounts/password``."""
 
-    old: str
-    new: str
+    old: Password
+    new: Password
 
     def __repr__(self) -> str:
         return "NewPassword(old=..., new=...)"
@@ -96,7 +114,7 @@ _FIELD_CODES = {
     "old": "bad_password",
     "new": "bad_password",
 }
-_AT = re.compile(r"at `\$\.(\w+)")
+_AT = re.compile(r"`\$\.(\w+)")  # "at `$.seat`", "at `key` in `$.rules`"
 _DECODERS: dict[type[Any], msgspec.json.Decoder[Any]] = {
     NewGuest: msgspec.json.Decoder(NewGuest),
     NewTable: msgspec.json.Decoder(NewTable),
@@ -116,6 +134,10 @@ def decode(schema: type[T], body: bytes, *, empty_ok: bool = False) -> T:
         raise HttpError(400, "malformed", "the body must be a JSON object")
     try:
         return _DECODERS[schema].decode(body)  # type: ignore[no-any-return]
+    except RecursionError:
+        # msgspec recurses once per level of a free-form value (``rules``) and stops with
+        # RecursionError near a thousand: no real body nests past three.
+        raise HttpError(400, "malformed", NESTED) from None
     except msgspec.DecodeError as exc:
         if not isinstance(exc, msgspec.ValidationError):
             raise HttpError(400, "malformed", f"the body is not JSON: {exc}") from None

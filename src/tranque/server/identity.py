@@ -21,6 +21,8 @@ from typing import NamedTuple
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from tranque.club.names import check_nickname
+
 NICK = re.compile(r"^[\w .'-]{1,24}$", re.UNICODE)
 DEFAULT_MAX_AGE = 30 * 24 * 3600  # thirty days
 
@@ -51,9 +53,13 @@ class Identity:
 
     def new_guest(self, nickname: str | None) -> tuple[str, str, str]:
         """(guest id, nickname, token) for a first visit."""
-        nick = (nickname or "").strip() or f"guest-{secrets.randbelow(10000):04d}"
-        if not NICK.match(nick):
-            raise ValueError("a nickname is 1 to 24 letters, digits, spaces or .'-_")
+        nick = (nickname or "").strip()
+        if nick:
+            if not NICK.match(nick):
+                raise ValueError("a nickname is 1 to 24 letters, digits, spaces or .'-_")
+            check_nickname(nick)  # BadName "reserved_name": not a bot's, nor the house's
+        else:
+            nick = f"guest-{secrets.randbelow(10000):04d}"
         guest = secrets.token_urlsafe(9)
         return guest, nick, self.sign(guest, nick)
 

@@ -10,11 +10,12 @@ the pings of many sockets do not all leave in the same turn of the loop.
 
 A socket whose ping is still unanswered when its slice comes round again (one interval later)
 is failed with 1011, "keepalive ping timeout", by uvicorn's own code, as uvicorn does with
-``ws_ping_timeout`` equal to the interval. The pong is recognised by uvicorn's ``handle_pong``,
-which clears the payload we set, so this module only reads and writes the fields uvicorn's own
-keepalive uses; it acts only on sockets whose own keepalive uvicorn was told not to run
-(``tranque serve`` passes ``ws_ping_interval=None`` with the sans-I/O protocol), never on a
-socket uvicorn pings itself.
+``ws_ping_timeout`` equal to the interval; if its client does not read even the close, it is
+cut after uvicorn's close timeout, so that what waited for it is let go. The pong is recognised
+by uvicorn's ``handle_pong``, which clears the payload we set, so this module only reads and
+writes the fields uvicorn's own keepalive uses; it acts only on sockets whose own keepalive
+uvicorn was told not to run (``tranque serve`` passes ``ws_ping_interval=None`` with the
+sans-I/O protocol), never on a socket uvicorn pings itself.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 from starlette.types import Scope
 
-from tranque.server.direct import sansio_protocol
+from tranque.server.direct import cut, sansio_protocol
 
 SLICES = 50  # ticks per interval: 8,000 sockets are 160 pings a tick, every 0.4 s at 20 s
 
@@ -92,6 +93,10 @@ def _ping(proto: Any) -> bool:
         return False
     if proto.pending_ping_payload is not None:
         proto.keepalive_timeout()  # 1011 and the transport closed, as uvicorn's own timeout
+        # A transport's close waits for its buffer to drain, which a client that stopped
+        # reading never lets happen: past uvicorn's close timeout, it is cut (server.direct).
+        if not proto.disconnected:
+            proto.close_timer = proto.loop.call_later(proto.close_timeout, cut, proto)
         return False
     payload = struct.pack("!I", random.getrandbits(32))
     proto.pending_ping_payload = payload  # uvicorn's handle_pong clears it when the pong comes

@@ -1,17 +1,27 @@
 """The WebSocket protocol's client messages, as typed msgspec schemas (see docs/protocol.md).
 
 Every message is one JSON object with a ``type``. Unknown fields are refused, so a message that
-tries to name a seat (or anything else the server decides) is malformed, not ignored.
+tries to name a seat (or anything else the server decides) is malformed, not ignored. Every free
+string has a length bound besides the frame's (``MAX_MESSAGE_BYTES``): what a field keys or is
+logged under stays small, whatever the frame limit becomes.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 MAX_MESSAGE_BYTES = 2048  # larger text frames get an error frame; far larger ones close (1009)
 MAX_ID = 64
+MAX_TOKEN = 1024  # a signed token is a few hundred characters
+MAX_WORD = 32  # a bot's level or name, a move's notation
+MAX_HEX = 256  # a commitment (64 hex digits) or a client seed (table.model.MAX_SEED_HEX)
+
+Token = Annotated[str, msgspec.Meta(max_length=MAX_TOKEN)]
+Ident = Annotated[str, msgspec.Meta(max_length=MAX_ID)]  # a table's id, a party's link
+Word = Annotated[str, msgspec.Meta(max_length=MAX_WORD)]
+Hex = Annotated[str, msgspec.Meta(max_length=MAX_HEX)]
 
 
 class _Msg(msgspec.Struct, forbid_unknown_fields=True, tag_field="type"):
@@ -21,8 +31,8 @@ class _Msg(msgspec.Struct, forbid_unknown_fields=True, tag_field="type"):
 class Hello(_Msg, tag="hello"):
     """First message of a connection: who I am, which table, and the last event I saw."""
 
-    token: str
-    table: str
+    token: Token
+    table: Ident
     role: Literal["player", "spectator"] = "player"
     last_seq: int | None = None
 
@@ -48,7 +58,7 @@ class AddBot(_Msg, tag="add_bot"):
 
     id: str
     seat: int
-    level: str | None = None
+    level: Word | None = None
 
 
 class Leave(_Msg, tag="leave"):
@@ -60,13 +70,13 @@ class Ready(_Msg, tag="ready"):
 
     id: str
     hand: int
-    commit: str
+    commit: Hex
 
 
 class Reveal(_Msg, tag="reveal"):
     id: str
     hand: int
-    seed: str
+    seed: Hex
 
 
 class Redeal(_Msg, tag="redeal"):
@@ -84,7 +94,7 @@ class Choose(_Msg, tag="choose"):
 class Play(_Msg, tag="play"):
     id: str
     seq: int
-    move: str
+    move: Word
 
 
 class Reading(_Msg, tag="reading"):
@@ -126,9 +136,9 @@ class Queue(_Msg, tag="queue"):
     """Before any hello: wait for a table of people of ``variant`` ("Jugar ahora · Con
     personas"); with ``party``, as the partner of the friend who shares it."""
 
-    token: str
+    token: Token
     variant: Variant = "havana"
-    party: str | None = None
+    party: Ident | None = None
     stake: int | None = None  # a chip table's queue (table.stakes.STAKES); None: no chips
 
 
@@ -191,6 +201,10 @@ def parse(raw: str | bytes) -> ClientMessage:
         raise ProtocolError("malformed", f"malformed message: {text}", cid) from None
     except msgspec.DecodeError as exc:
         raise ProtocolError("malformed", f"not a JSON object: {exc}") from None
+    except RecursionError:
+        # A message without its ``type`` first makes the union skip the other keys' values, one
+        # recursion per level: 2,048 bytes of brackets reach msgspec's limit. No message nests.
+        raise ProtocolError("malformed", "the message is nested too deeply") from None
     cid = getattr(msg, "id", None)
     if cid is not None and (not cid or len(cid) > MAX_ID):
         raise ProtocolError("malformed", f"a command id is 1 to {MAX_ID} characters")

@@ -2,7 +2,7 @@
 
 Some answers need a table's state that this node does not hold: the info and the record of a
 table that another node owns (or that is between owners), and the public form of the events of a
-log written before each event's was kept with it (store migration 0006). Rebuilding a table is
+log written before each event's was kept with it (store migration 0006b). Rebuilding a table is
 applying its whole log, tens of milliseconds for a long game; done on the event loop at every
 request, it made every socket of the node wait behind it (issue 28). Here:
 

@@ -64,8 +64,8 @@ class ServerRoutes:
             body = hs.decode(hs.NewGuest, await read_body(request), empty_ok=True)
             try:
                 guest, nick, token = self.identity.new_guest(body.nickname)
-            except ValueError as exc:
-                raise HttpError(400, "bad_nickname", str(exc)) from None
+            except ValueError as exc:  # its form, or a bot's name (BadName: reserved_name)
+                raise HttpError(400, getattr(exc, "code", "bad_nickname"), str(exc)) from None
         except HttpError as exc:
             return _refusal(exc)
         await self.store.add_guest(guest, nick, time.time())
@@ -261,7 +261,7 @@ class ServerRoutes:
     async def stats(self, request: Request) -> Response:
         """The tables in memory now (waiting, playing, over) and what came and went."""
         assert self.lobby is not None
-        return JSONResponse(self.lobby.stats())
+        return JSONResponse({**self.lobby.stats(), "sockets": self.sockets.stats()})
 
     async def health(self, request: Request) -> Response:
         """Alive, and the worker pool's figures (workers, ready, busy, queued, replaced,

@@ -75,6 +75,7 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         rate=v["rate"],
         burst=3 * v["rate"],
         ws_ping=v["ws_ping"],
+        queue_bytes=v["ws_queue_bytes"],
         limits=v["limits"],
         secret=v["secret"],
         old_secrets=v["old_secrets"],
@@ -84,6 +85,8 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         fill_time=v["fill_time"],
         replays_kept=v["replays_kept"],
         replays_waiting=v["replays_waiting"],
+        hash_threads=v["hash_threads"],
+        hash_waiting=v["hash_waiting"],
         # Bots think in worker processes, never on the event loop; the app starts and closes them.
         thinker=WorkerPool(
             v["workers"],
@@ -91,6 +94,7 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
             test_gate=args.test_think_gate,
             analysis_slots=v["analysis"],
         ),
+        analysis_queue=v["analysis_queue"],
         node=v["node"],
         redis=v["redis"],
         lease_ttl=v["lease_ttl"],
@@ -109,6 +113,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tranque.server import keepalive
+    from tranque.server.http_guard import guarded_protocol
 
     settings = serve_settings(args)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
@@ -144,6 +149,9 @@ def run_serve(args: argparse.Namespace) -> int:
         # older one (docs/server.md, Figures); named, not left to "auto", so that an upgrade of
         # uvicorn cannot change it.
         ws=args.ws_impl,
+        # uvicorn's HTTP protocol, with a deadline for each request's headers and body and a
+        # cap of connections per address (server.http_guard).
+        http=guarded_protocol(settings["http_guard"]),
     )
     host = f"[{args.host}]" if ":" in args.host else args.host
     line = f"tranque: serving at http://{host}:{port}/  (database {_safe(args.db)})"

@@ -1,9 +1,12 @@
-"""The WebSocket edge: one ``Connection`` per socket, its rate bucket, and the socket loop.
+"""The WebSocket edge: one ``Connection`` per socket (``server.connection``), its rate bucket,
+and the socket loop.
 
 The loop parses, authenticates and forwards; every decision is the table owner's. The caps
-that concern sockets live here: sockets per client address, spectators per table, and the
-Origin of a browser's socket. ``Sockets.drain`` closes every socket with 1001 (going away) on a
-clean stop, so that clients reconnect to the next server.
+that concern sockets live here: sockets per client address, spectators per table, the bytes
+queued for a socket that reads too slowly, and the Origin of a browser's socket.
+``Sockets.drain`` closes every socket with 1001 (going away) on a clean stop, so that clients
+reconnect to the next server; ``Sockets.sessions_ended`` closes, with 1008, the sockets of an
+account's sessions that ended (a logout, a new password), on whichever node they are.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import contextlib
 import logging
 import re
 import time
-from collections import Counter, deque
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -21,7 +24,8 @@ from starlette.websockets import WebSocket
 
 from tranque.club.matching import NEUTRAL_RATING, Ticket
 from tranque.club.ports import QueueError
-from tranque.server.direct import DirectWrite, direct_reader, direct_writer
+from tranque.server.connection import GOING_AWAY, INTERNAL_ERROR, POLICY_VIOLATION, Connection
+from tranque.server.direct import direct_closer, direct_reader, direct_writer
 from tranque.server.edge import Limits, client_address, origin_allowed
 from tranque.server.http_schemas import HttpError
 from tranque.server.keepalive import Keepalive
@@ -36,7 +40,6 @@ from tranque.server.protocol import (
     _peek_id,
     parse,
 )
-from tranque.table.lobby import TableHandle
 from tranque.table.owner_frames import frame
 from tranque.table.service import TableError
 from tranque.table.stakes import ChipError, TooFewChips, check_stake, cost
@@ -47,86 +50,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("tranque.server")
 
 PARTY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # what ``POST /api/parties`` gives
-GOING_AWAY = 1001
-POLICY_VIOLATION = 1008
-INTERNAL_ERROR = 1011
 STOP = object()  # ``Sockets._take``: the socket refused too many messages for its rate
-
-
-class Connection:
-    """One WebSocket: its identity, its table, and the ordered queue of frames to send it.
-
-    The queue is a deque with one waiting future rather than an ``asyncio.Queue``: a frame is
-    pushed for every recipient of every event, and the plain deque is the cheaper of the two.
-    """
-
-    def __init__(self, ws: WebSocket, limit: int, direct: DirectWrite | None = None) -> None:
-        self.ws = ws
-        self.direct = direct  # writes a frame now when nothing waits ahead of it (direct.py)
-        self.sending = False  # the writer is sending a frame of the queue
-        self.guest: str | None = None
-        self.nickname = "guest"
-        self.watcher = False
-        self.owner: TableHandle | None = None  # the table's owner, or its stand-in (relay)
-        self.pending: deque[bytes | None] = deque()
-        self._idle: asyncio.Future[None] | None = None  # the writer waits on it when done
-        self.limit = limit
-        self.dropped = False
-        self.closing = False
-        self.close_code = POLICY_VIOLATION
-        self.close_reason = "too slow"
-        self.in_lobby = False  # gets the lobby's listing at every change
-        self.queued = False  # waits in the quick-match queue
-
-    def tell(self, obj: dict[str, Any]) -> None:
-        """Push a message of the club (the lobby, the queue) to this socket."""
-        self.push(frame(obj))
-
-    def push(self, frame_: bytes) -> None:
-        if self.closing:
-            return
-        direct = self.direct
-        if direct is not None and not self.pending and not self.sending and direct(frame_):
-            return
-        if len(self.pending) >= self.limit:
-            self.dropped = True
-            self.close(POLICY_VIOLATION, "too slow")
-            return
-        self._put(frame_)
-
-    def _put(self, item: bytes | None) -> None:
-        self.pending.append(item)
-        idle = self._idle
-        if idle is not None and not idle.done():
-            idle.set_result(None)
-
-    def close(self, code: int, reason: str) -> None:
-        """Send what is queued, then close with ``code``."""
-        if self.closing:
-            return
-        self.closing = True
-        self.close_code, self.close_reason = code, reason
-        self._put(None)
-
-    async def write_loop(self) -> None:
-        send = self.ws.send
-        pending = self.pending
-        loop = asyncio.get_running_loop()
-        while True:
-            while pending:
-                item = pending.popleft()
-                if item is None:
-                    with contextlib.suppress(Exception):
-                        await self.ws.close(code=self.close_code, reason=self.close_reason)
-                    return
-                self.sending = True
-                try:
-                    await send({"type": "websocket.send", "text": item.decode()})
-                finally:
-                    self.sending = False
-            self._idle = loop.create_future()
-            await self._idle
-            self._idle = None
+LOGGED_OUT = "logged_out: this session has ended, log in again"
 
 
 class Gate:
@@ -162,6 +87,8 @@ class Sockets:
         self.spectators: Counter[str] = Counter()
         self.closing = False
         self.keepalive = Keepalive(server.config.ws_ping)  # one timer pings every socket
+        self.counts = {"dropped_slow": 0, "ended_sessions": 0}
+        self.endings = 0  # sessions ended as told to this node (``sessions_ended``)
 
     @property
     def limits(self) -> Limits:
@@ -194,7 +121,7 @@ class Sockets:
 
     async def _loop(self, ws: WebSocket) -> None:
         cfg = self.server.config
-        conn = Connection(ws, cfg.queue_limit, direct_writer(ws.scope))
+        conn = Connection(ws, cfg.queue_bytes, direct_writer(ws.scope), direct_closer(ws.scope))
         self.keepalive.watch(ws.scope)
         writer = asyncio.create_task(conn.write_loop())
         self.open[conn] = writer
@@ -209,6 +136,8 @@ class Sockets:
                 waits(False)
                 if message["type"] == "websocket.disconnect":
                     break
+                if conn.closing:  # nothing more is taken from a socket on its way out
+                    continue
                 msg = self._take(conn, gate, message.get("text"))
                 if msg is STOP:
                     # The frames already queued go out first, then the close.
@@ -225,12 +154,15 @@ class Sockets:
         finally:
             waits(False)
             self.open.pop(conn, None)
+            if conn.dropped:
+                self.counts["dropped_slow"] += 1
+                log.info("dropped a socket that read too slowly (%s)", conn.close_reason)
             await self._leave_club(conn)
             if conn.watcher and conn.owner is not None:
                 self._unwatch(conn.owner.table_id)
             if conn.owner is not None:
                 conn.owner.detach(conn)
-            if not conn.closing:
+            if not conn.closing or conn.closed_now:
                 writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(writer, 5)
@@ -278,7 +210,7 @@ class Sockets:
         server = self.server
         if conn.in_lobby and server.board is not None:
             conn.in_lobby = False
-            server.board.unsubscribe(conn.tell)
+            server.board.unsubscribe(conn.push)
         if conn.queued and server.quick is not None and conn.guest is not None:
             conn.queued = False
             with contextlib.suppress(Exception):
@@ -292,7 +224,7 @@ class Sockets:
         if isinstance(msg, Lobby):
             if not conn.in_lobby:
                 conn.in_lobby = True
-                await server.board.subscribe(conn.tell)
+                await server.board.subscribe(conn.push)
             return
         if isinstance(msg, Unqueue):
             left = conn.queued and conn.guest is not None
@@ -323,7 +255,7 @@ class Sockets:
             log.warning("the quick-match queue could not be reached", exc_info=True)
             conn.push(error_frame("unavailable", "the queue cannot be reached now: try again"))
             return
-        conn.guest, conn.nickname = who
+        conn.nickname = who[1]
         conn.queued = True
         queued["variant"], queued["stake"] = msg.variant, msg.stake
         conn.tell(queued)
@@ -348,14 +280,46 @@ class Sockets:
 
     async def _who(self, conn: Connection, token: str) -> tuple[str, str] | None:
         """(guest, nickname) of a token, or None once the connection was told why not:
-        expired, not ours, or of an account's session that has ended."""
+        expired, not ours, or of an account's session that has ended. The connection speaks
+        for that guest and session from here (``sessions_ended`` closes it with them).
+
+        A session may end while the database is asked about it; the answer is then asked
+        again, so that a socket never outlives an ending it was too early to hear of."""
         assert self.server.club is not None
         try:
-            checked = await self.server.club.check_token(token)
+            while True:
+                endings = self.endings
+                checked = await self.server.club.check_token(token)
+                if endings == self.endings:
+                    break
         except HttpError as exc:
             conn.push(error_frame(exc.code, exc.message))
             return None
+        conn.guest, conn.session = checked.guest, checked.session
         return checked.guest, checked.nickname
+
+    def sessions_ended(self, guest: str, session: str | None, keep: str | None) -> int:
+        """Close (1008, ``logged_out``) this node's sockets of ``guest`` that spoke for
+        ``session`` (None: for any session or none, but ``keep``); how many. Called for a
+        logout or a new password on this node, and for one on another node (the bus)."""
+        self.endings += 1
+        closed = 0
+        for conn in list(self.open):
+            if conn.guest != guest or conn.cut:
+                continue
+            if session is not None and conn.session != session:
+                continue
+            if keep is not None and conn.session == keep:
+                continue
+            conn.end(POLICY_VIOLATION, LOGGED_OUT)
+            closed += 1
+        self.counts["ended_sessions"] += closed
+        return closed
+
+    def stats(self) -> dict[str, int]:
+        """The open sockets, and those closed for reading too slowly or for an ended session
+        since the start (``/api/stats``)."""
+        return {"open": len(self.open), **self.counts}
 
     async def _rating(self, guest: str, msg: Queue) -> float:
         """The guest's rating under the queue's variant (its preset), for seating the closest
@@ -391,6 +355,8 @@ class Sockets:
             except TableError as exc:
                 conn.push(error_frame(exc.code, exc.message))
                 return
+            if conn.closing:  # its session ended meanwhile
+                return
             # From here to ``attach`` nothing yields: the table cannot leave memory in between.
             watcher = msg.role == "spectator"
             cap = self.limits.max_spectators
@@ -401,12 +367,12 @@ class Sockets:
                 return
             if watcher:
                 self.spectators[owner.table_id] += 1
-            conn.guest, conn.nickname = who
+            conn.nickname = who[1]
             conn.watcher = watcher
             conn.owner = owner
             if conn.in_lobby and server.board is not None:  # at a table, the lobby is left
                 conn.in_lobby = False
-                server.board.unsubscribe(conn.tell)
+                server.board.unsubscribe(conn.push)
             fresh = server.identity.renewal(msg.token)
             if fresh is not None:
                 # Before the sync (which the table's owner sends): keep it in place of the old.

@@ -8,11 +8,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
-import sqlalchemy as sa
 
 from tranque.store import ledger
 from tranque.store.db import Store
-from tranque.store.ledger_schema import chip_balances
 from tranque.store.schema import tables
 from tranque.table import stakes as chips
 
@@ -67,14 +65,8 @@ class SqlChips:
 
     async def in_escrow(self, guest: str) -> int:
         """What the person has at stake at tables now (every open escrow of his)."""
-        b = chip_balances.c
-        q = sa.select(sa.func.coalesce(sa.func.sum(b.balance), 0)).where(
-            b.account.startswith("escrow:"),
-            b.account.endswith(":" + guest, autoescape=True),
-            b.balance > 0,
-        )
         async with self.store._connect() as conn:
-            return int((await conn.execute(q)).scalar_one())
+            return await ledger.escrowed(conn, guest)
 
     async def history(self, guest: str, limit: int) -> list[dict[str, Any]]:
         async with self.store._begin() as conn:

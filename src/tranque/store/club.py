@@ -15,8 +15,16 @@ from tranque.club.accounts import Account, NameTaken
 from tranque.club.ratings import PRESETS, Skill
 from tranque.store.db import Store
 from tranque.store.games import SqlGames
-from tranque.store.schema import accounts, guests, plays, rating_changes, ratings, sessions
-from tranque.store.settle import seat_guests
+from tranque.store.schema import (
+    SKELETON_LENGTH,
+    accounts,
+    guests,
+    plays,
+    rating_changes,
+    ratings,
+    sessions,
+)
+from tranque.store.settle import log_seats, seat_guests
 
 _decode = msgspec.json.decode
 
@@ -41,7 +49,14 @@ class SqlAccounts:
         self.store = store
 
     async def create_account(
-        self, guest: str, name: str, key: str, password_hash: str, session: str, ts: float
+        self,
+        guest: str,
+        name: str,
+        key: str,
+        skeleton: str,
+        password_hash: str,
+        session: str,
+        ts: float,
     ) -> None:
         try:
             async with self.store._begin() as conn:
@@ -50,6 +65,7 @@ class SqlAccounts:
                         guest=guest,
                         name=name,
                         name_key=key,
+                        name_skeleton=skeleton,
                         password_hash=password_hash,
                         created=ts,
                     )
@@ -61,8 +77,16 @@ class SqlAccounts:
         except IntegrityError:
             raise NameTaken(key) from None
 
-    async def account_by_key(self, key: str) -> Account | None:
-        return await self._one(accounts.c.name_key == key)
+    async def account_by_name(self, key: str, skeleton: str) -> Account | None:
+        # The casefolded name first: an account made before 0006a whose skeleton had to be told
+        # apart from an older look-alike's is still found by its own name.
+        if len(key) <= 64:  # accounts.name_key's length
+            found = await self._one(accounts.c.name_key == key)
+            if found is not None:
+                return found
+        if len(skeleton) > SKELETON_LENGTH:
+            return None  # longer than any stored one: nobody's
+        return await self._one(accounts.c.name_skeleton == skeleton)
 
     async def account_of(self, guest: str) -> Account | None:
         return await self._one(accounts.c.guest == guest)
@@ -217,6 +241,11 @@ class SqlProfiles:
                 q = sa.select(accounts.c.guest, accounts.c.name).where(accounts.c.guest.in_(ids))
                 names = {r.guest: r.name for r in await conn.execute(q)}
         return who, names
+
+    async def table_seats(self, table_id: str) -> list[dict[str, Any]]:
+        """Each seat's kind and nickname, from the log (``store.settle.log_seats``)."""
+        async with self.store._connect() as conn:
+            return await log_seats(conn, table_id)
 
     async def table_changes(self, table_id: str) -> dict[str, dict[str, Any]]:
         c = rating_changes.c

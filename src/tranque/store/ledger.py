@@ -112,9 +112,25 @@ def day_of(ts: float) -> str:
     return datetime.datetime.fromtimestamp(ts, datetime.UTC).strftime("%Y-%m-%d")
 
 
+async def escrowed(conn: Any, guest: str) -> int:
+    """What the person has at stake at tables now (every open escrow of his)."""
+    b = chip_balances.c
+    q = sa.select(sa.func.coalesce(sa.func.sum(b.balance), 0)).where(
+        b.account.startswith("escrow:"),
+        b.account.endswith(":" + guest, autoescape=True),
+        b.balance > 0,
+    )
+    return int((await conn.execute(q)).scalar_one())
+
+
 async def grant(conn: Any, dialect: str, guest: str, ts: float) -> int:
     """The person's opening grant (once ever) and the day's top-up to the floor (once a day,
-    only below it); the balance after. Both are keyed, so asking again grants nothing."""
+    only below it); the balance after. Both are keyed, so asking again grants nothing.
+
+    The floor is of the person's chips, escrow included: chips at stake are his until the
+    table settles, and a top-up of a free balance emptied by a sit-down would be kept on top
+    of the escrow given back when he stands up. The balance row is locked first, so a
+    settlement or a sit-down of his in flight is either all seen or not at all."""
     account = chips.person(guest)
     opening = chips.OPENING_GRANT
     await post(
@@ -122,8 +138,11 @@ async def grant(conn: Any, dialect: str, guest: str, ts: float) -> int:
         [(ISSUER, -opening), (account, opening)], ts,
     )  # fmt: skip
     now = await balance(conn, account, lock=True)
-    if now < chips.DAILY_FLOOR:
-        top = chips.DAILY_FLOOR - now
+    if now >= chips.DAILY_FLOOR:  # the usual case, without a look at every escrow
+        return now
+    held = now + await escrowed(conn, guest)
+    if held < chips.DAILY_FLOOR:
+        top = chips.DAILY_FLOOR - held
         key = f"grant:daily:{guest}:{day_of(ts)}"
         if await post(conn, dialect, key, "grant", None, [(ISSUER, -top), (account, top)], ts):
             now += top

@@ -6,6 +6,10 @@ import sqlalchemy as sa
 
 metadata = sa.MetaData()
 
+# A skeleton may be longer than its name (``m`` is ``rn``); a name's is far under this (a longer
+# one is refused as a bad name), and the rows a migration had to tell apart add a suffix.
+SKELETON_LENGTH = 255
+
 guests = sa.Table(
     "guests",
     metadata,
@@ -38,7 +42,7 @@ events = sa.Table(
     sa.Column("ts", sa.Float, nullable=False),
     sa.Column("epoch", sa.Integer, nullable=True),  # the appending owner's lease epoch (0003)
     # JSON: the event as an item of the table's history, {"seq", "ts", ...what a spectator was
-    # sent} (TableService.project, store.writer.history_item), written with it (0006); NULL
+    # sent} (TableService.project, store.writer.history_item), written with it (0006b); NULL
     # for rows written before, filled once when the table's history is first asked for.
     sa.Column("public", sa.Text, nullable=True),
     sa.UniqueConstraint("table_id", "seq", name="uq_events_table_seq"),
@@ -82,7 +86,10 @@ accounts = sa.Table(
     sa.Column("name_key", sa.String(64), nullable=False),  # NFKC casefolded: unique
     sa.Column("password_hash", sa.Text, nullable=False),  # argon2id; never logged nor sent
     sa.Column("created", sa.Float, nullable=False),
+    # The confusable skeleton (club.skeleton), unique: look-alike names are one name (0006a).
+    sa.Column("name_skeleton", sa.String(SKELETON_LENGTH), nullable=False),
     sa.UniqueConstraint("name_key", name="uq_accounts_name_key"),
+    sa.Index("uq_accounts_name_skeleton", "name_skeleton", unique=True),
 )
 
 sessions = sa.Table(

@@ -40,6 +40,30 @@ async def seat_guests(conn: Any, table_id: str) -> list[str | None]:
     return seats
 
 
+async def log_seats(conn: Any, table_id: str) -> list[dict[str, Any]]:
+    """Each seat's ``kind`` and ``nickname`` from the table's log (``sat``, ``bot_sat``,
+    ``stood``), as the table's own info shows them: for a node that does not own the table,
+    whose info row is only what it was at its creation."""
+    q = (
+        sa.select(events.c.type, events.c.payload)
+        .where(events.c.table_id == table_id, events.c.type.in_(("sat", "bot_sat", "stood")))
+        .order_by(events.c.seq)
+    )
+    seats: list[dict[str, Any]] = [{"kind": "empty", "nickname": None} for _ in range(4)]
+    for row in await conn.execute(q):
+        data = _decode(row.payload)
+        seat = data.get("seat")
+        if not (isinstance(seat, int) and 0 <= seat < 4):
+            continue
+        if row.type == "sat":
+            seats[seat] = {"kind": "person", "nickname": data.get("nickname")}
+        elif row.type == "bot_sat":  # the nickname ``table.apply`` gives a bot's seat
+            seats[seat] = {"kind": "bot", "nickname": f"bot ({data.get('bot')})"}
+        else:
+            seats[seat] = {"kind": "empty", "nickname": None}
+    return seats
+
+
 # The statements of a rated game, built once: building one (and its cache key) costs more than
 # running it on SQLite, and a server settles a dozen games a second at 2,000 tables.
 _NEW_RATING = tuple(  # the rows of those rated for the first time, by dialect (SQLite, PostgreSQL)

@@ -15,7 +15,7 @@ from tranque.fair.recipe import deal_for, first_hand_draw
 from tranque.fair.seeds import SeatKind, hand_fairness
 from tranque.rules.game import GameState, LeadChoice, MatchState, Phase
 from tranque.rules.hand import PASS, Action
-from tranque.table.model import ACT, GRACE, FairHand, Seat, TableSettings
+from tranque.table.model import ACT, GRACE, REDEAL, FairHand, Seat, TableSettings
 from tranque.table.ports import Entry
 from tranque.table.state import TableState
 
@@ -101,15 +101,31 @@ class TableApply(TableState):
         rules = self.game.rules
         draw = first_hand_draw(key, rules) if self.game.needs_first_draw() else None
         coin = fair_coin(key) if self.game.needs_coin() else None
-        self.game = self.game.deal(deal_for(key, rules, attempt), draw=draw, coin=coin)
+        # ``window``: the deal stays on show that many seconds, whoever may ask for a redeal
+        # (entries logged before there was such a window have none: the game waits then only
+        # for the seats that may ask, as it did).
+        window = d.get("window")
+        self.game = self.game.deal(
+            deal_for(key, rules, attempt), draw=draw, coin=coin, hold=window is not None
+        )
         self.choices = {}
+        self.redeal_silent = set()
+        if window is not None:
+            self.timers[REDEAL] = ts + float(window)
         self._changed(ts)
 
     def _on_redeal(self, d: dict[str, Any], ts: float) -> None:
         self.game = self.game.answer_redeal(d["seat"], d["ask"])
         self._took_decision(d["seat"])
         if self.game.phase is Phase.DEAL:
+            self.timers.pop(REDEAL, None)
             self.timers["deal"] = ts
+        self._changed(ts)
+
+    def _on_redeal_closed(self, d: dict[str, Any], ts: float) -> None:
+        """The deal on show goes on to the lead: nobody asked for a redeal in its window."""
+        self.timers.pop(REDEAL, None)
+        self.game = self.game.close_redeal()
         self._changed(ts)
 
     def _on_chose(self, d: dict[str, Any], ts: float) -> None:
@@ -240,7 +256,12 @@ class TableApply(TableState):
             return
         if game.phase is Phase.REDEAL:
             for s in game.redeal_eligible():
-                self._arm(s, ts, st.redeal_window, old)
+                if not game.redeal_held:  # a deal of an old log: each seat had its own window
+                    self._arm(s, ts, st.redeal_window, old)
+                elif self.seats[s].bot_plays and s not in self.redeal_silent:
+                    # A bot is asked at once; a person has the whole window (its end, the
+                    # REDEAL timer, is the same for everybody and closes it for everybody).
+                    self.timers[ACT[s]] = ts
         elif game.phase is Phase.CHOOSE:
             seats = game.choosing_seats()
             assert seats is not None

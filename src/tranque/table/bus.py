@@ -4,7 +4,8 @@ A table is owned by one node; its players' sockets may be on any node. The node 
 socket (the *relay*) forwards what the socket says to the owner's node (``ToOwner``), and the
 owner's node sends back the very frames the owner made for that connection (``Frames``), or
 tells the relay to close it (``Close``: the table moved, reconnect). ``Moved`` tells every node
-that a table has a new owner (or none, for a moment, in a drain). ``table.relay`` does all this
+that a table has a new owner (or none, for a moment, in a drain); ``SessionsEnded``, that an
+account's sessions ended, whose sockets every node closes. ``table.relay`` does all this
 on top of the port, so the table service never knows which adapter it runs on.
 
 Two adapters: ``LocalHub`` here (one process: the single-node default, where every table is
@@ -60,7 +61,17 @@ class Moved(msgspec.Struct, tag="moved", frozen=True):
     node: str | None
 
 
-Body = ToOwner | Frames | Close | Moved
+class SessionsEnded(msgspec.Struct, tag="sessions_ended", frozen=True):
+    """To every node: close the sockets of ``guest`` that speak for ``session`` (None: for any
+    session but ``keep``). An account logged out (here or everywhere) or changed its password:
+    a socket is checked at its ``hello`` only, so without this it would go on for the session."""
+
+    guest: str
+    session: str | None = None
+    keep: str | None = None
+
+
+Body = ToOwner | Frames | Close | Moved | SessionsEnded
 
 
 class Envelope(msgspec.Struct, frozen=True, array_like=True):

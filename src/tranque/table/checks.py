@@ -26,8 +26,10 @@ _HAND_ON = (Phase.REDEAL, Phase.CHOOSE, Phase.PLAY)
 class TableChecks(TableState):
     """The checking of people's commands (see ``TableService``)."""
 
-    def command(self, guest: str, msg: dict[str, Any], now: float) -> Entry:
-        """The entry that applies a person's command, or TableError. Changes nothing."""
+    def command(self, guest: str, msg: dict[str, Any], now: float) -> Entry | None:
+        """The entry that applies a person's command, or TableError; None for a command taken
+        that logs nothing (a "no" to a deal on show: silence, see ``_cmd_redeal``). Changes
+        nothing that is logged."""
         kind = msg["type"]
         seat = self.seat_of(guest)
         handler = getattr(self, f"_cmd_{kind}", None)
@@ -41,7 +43,10 @@ class TableChecks(TableState):
                     f"the command is based on event {based}, but the table has moved on to "
                     f"event {self.version}: look again",
                 )
-        entry_type, data = handler(guest, seat, msg)
+        made = handler(guest, seat, msg)
+        if made is None:
+            return None
+        entry_type, data = made
         data["guest"] = guest
         data["cmd"] = msg.get("id")
         return Entry(self.seq + 1, entry_type, data, now)
@@ -149,14 +154,24 @@ class TableChecks(TableState):
 
     def _cmd_redeal(
         self, guest: str, seat: int | None, msg: dict[str, Any]
-    ) -> tuple[str, dict[str, Any]]:
+    ) -> tuple[str, dict[str, Any]] | None:
+        """Asking is logged and shown to all (the table is told who, and deals again). A "no"
+        to a deal on show is logged nowhere and shown to nobody: it must look exactly like the
+        silence of a seat that could not ask, so it only withdraws this seat's offer (in
+        memory: a rebuilt table offers it again) and the window runs to its end."""
         self._need_running()
         s = self._need_seat(seat)
+        ask = bool(msg["ask"])
         try:
-            self.game.answer_redeal(s, bool(msg["ask"]))
+            self.game.answer_redeal(s, ask)
         except RulesError as exc:
             raise TableError(exc.code, str(exc)) from None
-        return "redeal", {"seat": s, "ask": bool(msg["ask"]), "by": "person"}
+        if s in self.redeal_silent:
+            raise TableError("duplicate", "you already said no: this deal stands")
+        if not ask and self.game.redeal_held:
+            self.redeal_silent.add(s)
+            return None
+        return "redeal", {"seat": s, "ask": ask, "by": "person"}
 
     def _cmd_choose(
         self, guest: str, seat: int | None, msg: dict[str, Any]

@@ -16,7 +16,7 @@ from typing import Any
 from tranque.rules.game import LeadChoice, Phase
 from tranque.rules.hand import PASS, Action
 from tranque.rules.views import seat_view
-from tranque.table.model import GRACE, resolve_bot_name
+from tranque.table.model import ACT, GRACE, REDEAL, resolve_bot_name
 from tranque.table.ports import Entry, ThinkRequest
 from tranque.table.state import TableState
 
@@ -68,10 +68,15 @@ class TableDue(TableState):
         if fair is not None and fair.stage == "reveal":
             committed = [s for s in range(4) if fair.commits[s] is not None]
             if all(fair.seeds[s] is not None for s in committed) or t.get("fair", now) <= now:
-                return "dealt", {"hand": fair.hand, "attempt": 0}
+                return "dealt", self._dealt(fair.hand, 0)
         d = t.get("deal")
         if d is not None and d <= now and fair is not None:
-            return "dealt", {"hand": fair.hand, "attempt": fair.attempts}
+            return "dealt", self._dealt(fair.hand, fair.attempts)
+        # Before any seat's decision: the window closes at its time whether or not a bot that
+        # may ask has answered (a late answer is silence), so that it lasts the same every hand.
+        w = t.get(REDEAL)
+        if w is not None and w <= now and fair is not None:
+            return "redeal_closed", {"hand": fair.hand}
         if self.game.phase is Phase.CHOOSE and len(self.choices) == 2:
             seats = self.game.choosing_seats()
             assert seats is not None
@@ -83,6 +88,16 @@ class TableDue(TableState):
             if when <= now:
                 return self._act_for(seat)
         return None
+
+    def _dealt(self, hand: int, attempt: int) -> dict[str, Any]:
+        """A deal's entry, with the seconds it stays on show (``window``) whenever anybody
+        could ask for a redeal: every hand the same, at a table with a person
+        ``redeal_window``, at a table of bots alone ``bot_delay`` (rules.md, section 11)."""
+        data: dict[str, Any] = {"hand": hand, "attempt": attempt}
+        if self.settings.rules.redeal_doubles > 0:
+            people = any(seat.kind == "person" for seat in self.seats)
+            data["window"] = self.settings.redeal_window if people else self.settings.bot_delay
+        return data
 
     def _seed(self, seat: int, tail: str) -> int:
         # Seeded by the position, so the same position gives the same decision after a rebuild.
@@ -134,8 +149,10 @@ class TableDue(TableState):
         bot = self._bot(seat) if who == "bot" else self._clock_bot(seat)
         return self._think(seat, "action", who, bot)
 
-    def answer(self, request: ThinkRequest, answer: str | bool, now: float) -> Entry:
-        """The entry of a thought-out decision: the same entry the table always logged for it.
+    def answer(self, request: ThinkRequest, answer: str | bool, now: float) -> Entry | None:
+        """The entry of a thought-out decision: the same entry the table always logged for it;
+        None for a bot's "no" to a deal on show, which is silence (nothing is logged, and the
+        bot is not asked again for this deal).
 
         Call it only while ``due`` still returns an equal request (same ``key``); the answer is
         checked against the position all the same, so a wrong one can never be logged.
@@ -147,6 +164,10 @@ class TableDue(TableState):
                 if not isinstance(answer, bool):
                     raise ValueError(f"a redeal answer is a bool, not {answer!r}")
                 self.game.answer_redeal(seat, answer)
+                if not answer and self.game.redeal_held:
+                    self.redeal_silent.add(seat)
+                    self.timers.pop(ACT[seat], None)
+                    return None
                 entry_type, data = "redeal", {"seat": seat, "ask": answer, "by": request.by}
             case "lead":
                 choice = LeadChoice(answer).value

@@ -21,6 +21,7 @@ HEX64 = re.compile(r"^[0-9a-f]{64}$")
 # The timers' keys, made once: a table looks them up several times for every event.
 ACT = ("act0", "act1", "act2", "act3")  # a seat's decision is due (a bot, a pass, a clock)
 GRACE = ("grace0", "grace1", "grace2", "grace3")  # a seat away gets a bot when it runs out
+REDEAL = "redeal"  # the deal on show ends (``redeal_closed``) unless a redeal was asked
 MAX_SEED_HEX = 128  # a client seed is 32 bytes; a longer one is refused before it is logged
 
 
@@ -41,7 +42,10 @@ class TableSettings:
     practice: bool = True
     move_clock: float = 25.0  # seconds for a play
     choose_window: float = 15.0  # Salgo / Sal tú
-    redeal_window: float = 15.0
+    # Every deal stays on show this long before the lead, at a table with a person (a table of
+    # bots alone shows it for ``bot_delay``): a seat with five doubles or more may ask for a
+    # redeal meanwhile. The same for every hand, so that nobody learns who may ask (rules.md).
+    redeal_window: float = 3.0
     fair_window: float = 3.0  # commit, then reveal, of the client seeds
     pass_delay: float = 1.0  # forced passes, the same for everyone
     bot_delay: float = 0.8  # a bot's "thinking" pause, so that people can follow

@@ -307,7 +307,7 @@ class TableOwner(OwnerThinking, OwnerFrames):
                 await self._rematch(sub, msg)
                 return
             entry = svc.command(guest, msg, self.clock.now())
-            if self.chips is not None and svc.settings.stake:
+            if entry is not None and self.chips is not None and svc.settings.stake:
                 await stake_seat(self.chips, self.table_id, svc.settings.stake, entry)
         except TableError as exc:
             reply = {"type": "error", "id": cid, "code": exc.code, "message": exc.message}
@@ -315,6 +315,13 @@ class TableOwner(OwnerThinking, OwnerFrames):
                 self.errors.clear()
             self.errors[key] = reply
             sub.push(frame(reply))
+            return
+        if entry is None:  # taken, and nothing to log or tell anyone else (see the command)
+            taken: dict[str, Any] = {"type": "ack", "id": cid, "seq": svc.seq}
+            if len(self.errors) > 1000:
+                self.errors.clear()
+            self.errors[key] = taken  # a resend gets the same answer, as a logged one's does
+            sub.push(frame(taken))
             return
         await self._commit([entry])
         if self.chips is not None and svc.settings.stake:

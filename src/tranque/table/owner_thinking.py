@@ -45,6 +45,7 @@ class OwnerThinking:
         if answered is not None and _same(answered[0], request):
             self.answered = None
             try:
+                # None: a silent answer (a bot's "no" to a deal on show), nothing to log.
                 return self.service.answer(request, answered[1], now)
             except (RulesError, ValueError):
                 log.exception("table %s: a bot's answer does not fit; asking again", self.table_id)

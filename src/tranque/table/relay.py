@@ -23,9 +23,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tranque.table.bus import Body, Bus, Close, Envelope, Frames, Moved, ToOwner
+from tranque.table.bus import Body, Bus, Close, Envelope, Frames, Moved, SessionsEnded, ToOwner
 from tranque.table.owner import GOING_AWAY
 from tranque.table.ports import Subscriber
 
@@ -131,6 +132,8 @@ class Relay:
         self._outbox: dict[str, list[tuple[int, bytes]]] = {}
         self._flushing = False
         self.counts = {"forwarded": 0, "delivered": 0, "gaps": 0, "moved": 0}
+        # The server's: close this node's sockets of sessions that ended on another node.
+        self.on_sessions_ended: Callable[[SessionsEnded], None] | None = None
 
     def remote_table(self, table_id: str, node: str) -> RemoteTable:
         rt = self.remote_tables.get(table_id)
@@ -203,6 +206,9 @@ class Relay:
                     sub.close(code, reason)
             case Moved(table=table, node=node):
                 self.moved(table, node)
+            case SessionsEnded():
+                if self.on_sessions_ended is not None:
+                    self.on_sessions_ended(body)
 
     def _mind_the_gap(self, envelope: Envelope) -> None:
         """A message from the sender was lost: what went through it starts afresh (the

@@ -37,6 +37,9 @@ class TableState:
         self.fair: FairHand | None = None
         self.published: dict[int, dict[str, Any]] = {}  # hand -> fairness section
         self.choices: dict[int, LeadChoice | None] = {}
+        # The seats that said no to the deal on show (a person's "no", a bot's): not logged, for
+        # a "no" must look like silence, only kept so that the seat is not asked again.
+        self.redeal_silent: set[int] = set()
         self.timers: dict[str, float] = {}
         # Between two hands: the seats of the people still reading the last one's end, and when
         # it ended (the pause runs from there: see ``_pace_next_hand``).

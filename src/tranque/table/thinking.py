@@ -64,7 +64,11 @@ def due_here(service: TableService, now: float) -> Entry | None:
 
     For drivers that own no event loop (unit tests, offline tools); never for a server's loop.
     """
-    made = service.due(now)
-    if isinstance(made, ThinkRequest):
-        return service.answer(made, think(made), now)
-    return made
+    while True:
+        made = service.due(now)
+        if not isinstance(made, ThinkRequest):
+            return made
+        entry = service.answer(made, think(made), now)
+        if entry is not None:
+            return entry
+        # A silent answer (a bot's "no" to a deal on show): nothing logged; what is next?

@@ -17,7 +17,7 @@ from tranque.rules.hand import PASS
 from tranque.rules.tiles import format_tiles
 from tranque.rules.views import public_view, seat_view
 from tranque.table import stakes
-from tranque.table.model import ACT, GRACE
+from tranque.table.model import ACT, GRACE, REDEAL
 from tranque.table.ports import Entry
 from tranque.table.state import TableState
 
@@ -115,6 +115,8 @@ class TableViews(TableState):
             out["counts"] = [n] * 4
         if phase is Phase.PLAY and hand is not None and not hand.is_over:
             out["deadline"] = self.actor_deadline(hand.turn)
+        elif phase is Phase.REDEAL and REDEAL in self.timers:
+            out["deadline"] = self.timers[REDEAL]  # the deal on show: the same every hand
         # Between hands (or games): when the next one starts, and who it waits for.
         nxt = self.timers.get("hand")
         if nxt is None:
@@ -157,16 +159,25 @@ class TableViews(TableState):
         if self._tile_masks[seat] != mine:
             self._tile_masks[seat] = mine
             self._tile_texts[seat] = format_tiles(mine)
+        redeal = (
+            acting
+            and phase is Phase.REDEAL
+            and seat not in self.redeal_silent
+            and seat in game.redeal_eligible()
+        )
+        deadline = self.actor_deadline(seat)
+        if redeal and game.redeal_held:
+            deadline = self.timers.get(REDEAL)  # the window's end: the offer's own clock
         return {
             "seat": seat,
             "tiles": self._tile_texts[seat],
             "legal": legal,
-            "redeal": acting and phase is Phase.REDEAL and seat in game.redeal_eligible(),
+            "redeal": redeal,
             "choosing": (
                 acting and choosing is not None and seat in choosing and seat not in self.choices
             ),
             "fair": fair_due,
-            "my_deadline": self.actor_deadline(seat),
+            "my_deadline": deadline,
         }
 
     def full_view(self, seat: int | None) -> dict[str, Any]:
@@ -235,11 +246,21 @@ class TableViews(TableState):
                 leader=self.game.hand.leader
                 if self.game.phase is Phase.PLAY and self.game.hand
                 else None,
+                # Every deal of a table is shown alike (``window`` in the entry): true, with
+                # the same deadline's distance, whoever holds what. False only in old logs, for
+                # a deal nobody could ask to throw in.
                 redeal_window=self.game.phase is Phase.REDEAL,
+                deadline=self.timers.get(REDEAL),
             )
         elif t == "redeal":
-            # A decline names no seat: it would tell the table who holds five doubles.
+            # Only an ask is logged now; the declines of old logs name no seat.
             out.update(ask=d["ask"], seat=d["seat"] if d["ask"] else None)
+        elif t == "redeal_closed":
+            game = self.game
+            out.update(
+                hand=d["hand"],
+                leader=game.hand.leader if game.phase is Phase.PLAY and game.hand else None,
+            )
         elif t == "chose":
             out["seat"] = d["seat"]  # the choice itself is revealed with the partner's
         elif t == "choices":

@@ -23,7 +23,7 @@ const LEVELS = ["facil", "normal", "fuerte"]; // the bots' levels a practice tab
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
 const TARGETS = { havana: 100, miami: 150, oriente: 20, barrio: 100 };
 // A name for whoever leaves the nickname empty: a word of the game and a number.
-const NICK_WORDS = ["Capicúa", "La Gorda", "La Blanca", "Tranque", "Viajera", "Doble Seis", "Dormida", "Salgo"];
+const NICK_WORDS = ["Capicúa", "La Gorda", "La Blanca", "Viajera", "Doble Seis", "Dormida", "Salgo", "Doble Nueve"];
 
 // -- identity ------------------------------------------------------------------------------------
 

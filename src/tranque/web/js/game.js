@@ -103,7 +103,7 @@ function bindKeys() {
 }
 
 async function openGame(id) {
-  G = { id, k: 0, gi: 0, hi: 0, checks: {}, hind: {}, asking: {} };
+  G = { id, k: 0, gi: 0, hi: 0, checks: {}, hind: {}, asking: {}, busy: {} };
   app.game = draw;
   const main = h("main", { class: "game-page", id: "game-page" }, h("p", {}, t("loading")));
   app.root.replaceChildren(header([langSelect()]), main);
@@ -178,11 +178,17 @@ async function loadAnalysis() {
 async function askHindsight() {
   const key = `${G.gi}:${hand().number}`;
   G.asking[key] = true;
+  delete G.busy[key];
   draw();
   try {
     await api(`/api/tables/${encodeURIComponent(G.id)}/analysis/hindsight`, { method: "POST", body: { game: G.gi + 1, hand: hand().number } });
-  } catch {
-    /* shown as still pending; loadAnalysis tells */
+  } catch (e) {
+    // The server analyses as many hands as it takes: nothing was asked, so the button comes
+    // back with a word to try again. Anything else is shown as still pending; loadAnalysis tells.
+    if (e.code === "analysis_busy") {
+      delete G.asking[key];
+      G.busy[key] = true;
+    }
   }
   loadAnalysis();
 }
@@ -379,6 +385,7 @@ function analysisBlock(hd) {
     const pending = G.asking[key] || (a.hindsight || []).some((x) => x.game === G.gi + 1 && x.hand === hd.number && x.status === "pending");
     box.push(pending ? h("p", { id: "hindsight-pending" }, t("g_hindsight_pending"))
       : h("button", { id: "ask-hindsight", onclick: askHindsight }, t("g_hindsight")));
+    if (!pending && G.busy[key]) box.push(h("p", { id: "hindsight-busy", class: "hint" }, t("g_hindsight_busy")));
   }
   if (st === "done") {
     box.push(chart(hd, fair));

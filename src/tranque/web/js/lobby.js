@@ -144,13 +144,40 @@ function go(path) {
 export function openLobby() {
   const s = screen(drawLobby, null);
   s.tables = null;
+  s.lines = new Map(); // table id -> its line, as the server's frames left it
   balance().then((b) => ((s.chips = b), app.club === s && s.render()));
   s.sock = new ClubSocket({ type: "lobby" }, (f) => {
-    if (f.type !== "lobby" || app.club !== s) return;
-    s.tables = f.tables;
+    if (app.club !== s || !applyLobby(s.lines, f)) return;
+    s.tables = orderedLines(s.lines);
     s.render();
   });
   s.render();
+}
+
+/**
+ * The listing comes whole once per connection (`lobby`), then as the lines that changed and the
+ * tables that left (`lobby_changes`, docs/protocol.md §5.1); false for any other frame.
+ */
+function applyLobby(lines, f) {
+  if (f.type === "lobby") {
+    lines.clear();
+    for (const x of f.tables) lines.set(x.table, x);
+    return true;
+  }
+  if (f.type !== "lobby_changes") return false;
+  for (const x of f.tables) lines.set(x.table, x);
+  for (const id of f.gone) lines.delete(id);
+  return true;
+}
+
+/** The server's order: tables with free seats first (fewest free first), then the ones being
+ * played; by id within each. */
+function orderedLines(lines) {
+  const key = (x) => [x.status !== "waiting" ? 1 : 0, x.free];
+  return [...lines.values()].sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    return ka[0] - kb[0] || ka[1] - kb[1] || (a.table < b.table ? -1 : a.table > b.table ? 1 : 0);
+  });
 }
 
 function seatLine(seat, n) {

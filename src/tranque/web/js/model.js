@@ -58,7 +58,15 @@ export function newModel(table, role) {
     status: "connecting",
     error: null,
     redealBy: null,
+    redealSaidNo: false, // "Jugar así" was sent for the deal on show: the offer is withdrawn
   };
+}
+
+/** This seat may ask for a redeal of the deal on show now, and has not said no. The server
+ * logs no "no" (it must look like silence to everybody else), so the page withdraws its own
+ * offer at once; the window itself runs to its end, the same for every hand. */
+export function redealOffered(m) {
+  return Boolean(m.state && m.state.redeal) && !m.redealSaidNo;
 }
 
 function saveSeen(m) {
@@ -309,6 +317,7 @@ function onDealt(m, e, st) {
   m.choices = null;
   m.selected = null;
   m.redealBy = null;
+  m.redealSaidNo = false;
   if (mySeat({ state: st }) !== null) {
     const s = seenFor(m, e.hand);
     s.tiles = st.tiles;

@@ -136,7 +136,7 @@ function nextHandLine(m) {
       withSlots(t("next_hand_in", { n }), { s: h("b", { class: "secs", "data-deadline": st.next_hand }, `${Math.ceil(secondsTo(st.next_hand))} s`) }),
       others.length ? ` ${t("waiting_for", { names: others.join(", ") })}` : null);
   }
-  const due = st.choosing || st.redeal || (st.legal || []).length > 0;
+  const due = st.choosing || M.redealOffered(m) || (st.legal || []).length > 0;
   return h("p", { class: "next-hand", id: "next-hand" }, t(due ? "next_hand_your_move" : "next_hand_started", { n }));
 }
 

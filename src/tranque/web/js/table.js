@@ -45,7 +45,7 @@ function onTile(m, tile) {
 
 function myDecisionDue(m) {
   const st = m.state;
-  return Boolean(st.choosing || st.redeal || (st.legal || []).length);
+  return Boolean(st.choosing || M.redealOffered(m) || (st.legal || []).length);
 }
 
 // -- the seats -----------------------------------------------------------------------------------
@@ -302,12 +302,20 @@ function actionBar(m) {
       h("button", { id: "sal-tu", onclick: () => app.sock.command({ type: "choose", seq: st.version, choice: "sal_tu" }) }, t("sal_tu")),
       st.my_deadline ? clock(st.my_deadline, windows.choose_window || 15) : null));
   }
-  if (st.redeal) {
+  if (M.redealOffered(m)) {
+    const no = () => {
+      m.redealSaidNo = true;
+      app.sock.command({ type: "redeal", seq: st.version, ask: false });
+      app.render();
+    };
     kids.push(h("div", { class: "redeal", role: "group" },
       h("span", {}, t("redeal_offer")),
       h("button", { id: "redeal-yes", class: "primary", onclick: () => app.sock.command({ type: "redeal", seq: st.version, ask: true }) }, t("redeal_yes")),
-      h("button", { id: "redeal-no", onclick: () => app.sock.command({ type: "redeal", seq: st.version, ask: false }) }, t("redeal_no")),
-      st.my_deadline ? clock(st.my_deadline, windows.redeal_window || 15) : null));
+      h("button", { id: "redeal-no", onclick: no }, t("redeal_no")),
+      st.my_deadline ? clock(st.my_deadline, windows.redeal_window || 3) : null));
+  } else if (st.phase === "redeal" && st.deadline) {
+    // Every deal is on show this long, for everybody alike (whoever may ask for a redeal).
+    kids.push(clock(st.deadline, windows.redeal_window || 3, { id: "deal-clock" }));
   }
   if (m.choices && st.phase === "play" && m.moves.length === 0) {
     const [s1, s2] = choosingSeats(m);

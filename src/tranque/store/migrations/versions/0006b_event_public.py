@@ -12,16 +12,16 @@ history replays its log once, off the event loop, and writes the forms in (``ser
 Nothing is replayed here: a migration must not depend on the rules code of the day, nor take
 as long as every table's log.
 
-Revision ID: 0006
-Revises: 0005b
+Revision ID: 0006b
+Revises: 0006a
 Create Date: 2026-12-03
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005b"
+revision = "0006b"
+down_revision = "0006a"
 branch_labels = None
 depends_on = None
 
