@@ -218,8 +218,7 @@ class ServerRoutes:
             return _error(400, "bad_page", "after and limit are whole numbers")
         if not 0 <= after < 2**31 or not 1 <= limit <= HISTORY_PAGE:
             return _error(400, "bad_page", f"after is 0 to 2^31-1, limit 1 to {HISTORY_PAGE}")
-        row = await self.store.load_table(tid)
-        if row is not None and row["status"] == "expired":
+        if await self.store.table_status(tid) == "expired":
             return _expired(tid)
         # One entry more than the page says whether another page follows.
         rows = await self.store.load_history(tid, after, limit + 1)

@@ -48,6 +48,7 @@ MIGRATION_LOCK = 0x7472616E717565  # "tranque"
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.decode
 
+TABLE_STATUS_SQLITE = "SELECT status FROM tables WHERE id = ?"
 HISTORY_PAGE_SQLITE = (
     "SELECT seq, public FROM events WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?"
 )
@@ -371,6 +372,18 @@ class Store(LogWriter):
             )
             if done.rowcount == 1:  # a chip table's escrows go back with it (store.ledger)
                 await ledger.void(conn, self.dialect, table_id, now)
+
+    async def table_status(self, table_id: str) -> str | None:
+        """The table's status (``open``, ``over``, ``expired``), or None: what a page of its
+        history needs of its row (on SQLite straight on the connection, as the page itself)."""
+        raw = self._raw
+        if raw is not None:
+            found = raw.execute(TABLE_STATUS_SQLITE, (table_id,)).fetchone()
+            return None if found is None else str(found[0])
+        async with self._connect() as conn:
+            q = sa.select(tables.c.status).where(tables.c.id == table_id)
+            status = (await conn.execute(q)).scalar()
+        return None if status is None else str(status)
 
     async def load_table(self, table_id: str) -> dict[str, Any] | None:
         """The table's row: ``status``, ``info`` (decoded), ``created``, ``ended``; or None."""

@@ -94,6 +94,10 @@ class TableStore(EventLog, Protocol):
         """``{"status", "info", "created", "ended", "host"}`` of the table, or None."""
         ...
 
+    async def table_status(self, table_id: str) -> str | None:
+        """``open``, ``over`` or ``expired``; None if there is no such table."""
+        ...
+
     async def load_events(self, table_id: str, upto: int | None = None) -> list[Entry]: ...
 
     async def log_rows(self, table_id: str, after: int = 0) -> list[tuple[int, str, str, float]]:
