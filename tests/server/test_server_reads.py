@@ -11,7 +11,8 @@ import httpx
 
 
 def test_api_reads_past_the_burst_get_429_with_retry_after(server_factory: Any) -> None:
-    sp = server_factory("--api-gets-per-minute", "6", "--api-get-burst", "5")
+    # Through the environment (the variables a deployment sets; the flags are the other test's).
+    sp = server_factory(env={"TRANQUE_API_GETS_PER_MINUTE": "6", "TRANQUE_API_GET_BURST": "5"})
     with httpx.Client(base_url=sp.base, timeout=30) as http:
         started = time.monotonic()
         for path in ("/api/stats", "/api/lobby", "/api/tables/none", "/api/games", "/api/stats"):
