@@ -70,7 +70,7 @@ def test_every_frame_is_the_whole_event_encoded_for_its_recipient() -> None:
             now = wake
             continue
         svc.apply(entry)
-        sent = dict((id(sub), data) for sub, data in owner._render(entry))
+        sent = dict((id(sub), data) for sub, data in owner._render(entry)[1])
         public = svc.project(entry)
         for seat, sub in enumerate(seats):
             whole = {"type": "event", "seq": entry.seq, "event": public}

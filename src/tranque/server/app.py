@@ -44,6 +44,8 @@ from tranque.server.direct import keep_raw_send
 from tranque.server.edge import Buckets, EdgeMiddleware, Limits, LocalBuckets, RateLimiter
 from tranque.server.games import GameRoutes, game_routes
 from tranque.server.identity import DEFAULT_MAX_AGE, Identity
+from tranque.server.reads import ApiReadLimit
+from tranque.server.replays import Replays
 from tranque.server.routes import ServerRoutes
 from tranque.server.seat_ratings import SeatRatings
 from tranque.server.ws import Sockets
@@ -58,6 +60,12 @@ from tranque.table.stakes import STAKES, TooFewChips, person
 log = logging.getLogger("tranque.server")
 
 QUICK_HOST = "quick-match"  # the host of quick-match tables (no guest: nobody may add bots)
+# Answers from this size on are compressed on a thread (zlib lets go of the interpreter while it
+# works), not on the event loop: a page of a table's history is about 100 KB, and sixteen of
+# them in flight kept every socket waiting (issue 28). Level 6 (zlib's own default), not
+# Starlette's 9: a third of the CPU for answers 5 % larger.
+GZIP_ON_THREAD = 16 * 1024
+GZIP_LEVEL = 6
 
 
 @dataclass
@@ -91,6 +99,10 @@ class ServerConfig:
     db_url: str = ""  # names the cluster on Redis (every key and channel is under its hash)
     fill_time: float = FILL  # seconds a quick match waits for people before bots fill it
     login_limits: LoginLimits = field(default_factory=LoginLimits)  # club.accounts
+    # Tables rebuilt from their logs off the loop (server.replays): how many are kept for the
+    # next request, and how many may wait for the replay thread before requests get 503 busy.
+    replays_kept: int = 32
+    replays_waiting: int = 32
     # argon2 (club.passwords.PasswordWork): threads hashing at once (None: half the cores), and
     # how many more may wait for one before a login or claim is told 503 busy.
     hash_threads: int | None = None
@@ -113,6 +125,7 @@ class Server(ServerRoutes):
         self.club: Club | None = None  # accounts, profiles, ratings (server.club)
         self.chips: SqlChips | None = None  # the chips' ledger (store.chips, server.chips)
         self.games: GameRoutes | None = None  # finished games, history, analyses (server.games)
+        self.replays: Replays | None = None  # tables rebuilt off the loop (server.replays)
         # The rate limits' buckets: this process's memory, or Redis on a cluster (_cluster).
         limits = config.limits
         self.buckets: Buckets = LocalBuckets(limits.rate_keys)
@@ -122,6 +135,15 @@ class Server(ServerRoutes):
         )
         self.table_rate = RateLimiter(
             limits.tables_per_minute, limits.table_burst, "new tables", self.buckets
+        )
+        # Every GET of the API (server.reads). Counted by each node on its own, even on a
+        # cluster (buckets of its own, never Redis's): what it guards is the node's own event
+        # loop, and a read must not cost a round trip to Redis.
+        self.read_rate = RateLimiter(
+            limits.api_gets_per_minute,
+            limits.api_get_burst,
+            "API reads",
+            LocalBuckets(limits.rate_keys),
         )
         self.claim_rate = RateLimiter(
             limits.claims_per_minute, limits.claim_burst, "account claims", self.buckets
@@ -176,6 +198,9 @@ class Server(ServerRoutes):
             leases=leases,
             bus=bus,
         )
+        replays = self.replays = Replays(
+            store, self.lobby.seed_source, self.config.replays_kept, self.config.replays_waiting
+        )
         self.chips = SqlChips(store)
         self.lobby.chips = self.chips
         queue, directory = self._club_ports()
@@ -205,6 +230,7 @@ class Server(ServerRoutes):
             await self.board.close()
             await seat_ratings.close()
             await self.lobby.close()
+            replays.close()
             close_pool = getattr(thinker, "close", None)
             if close_pool is not None:
                 await close_pool()
@@ -427,7 +453,13 @@ def create_app(
         routes.append(Mount("/", CachedStatic(directory=WEB_DIR, cache_control="no-cache")))
     middleware = [
         Middleware(EdgeMiddleware),
-        Middleware(GZipMiddleware, minimum_size=512),
+        Middleware(ApiReadLimit, limiter=server.read_rate),
+        Middleware(
+            GZipMiddleware,
+            minimum_size=512,
+            compresslevel=GZIP_LEVEL,
+            thread_minimum_size=GZIP_ON_THREAD,
+        ),
     ]
     app = TranqueApp(routes=routes, middleware=middleware, lifespan=server.lifespan)
     app.state.server = server

@@ -53,7 +53,7 @@ def start_server(
     cmd = [sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
     cmd += ["--db", db, "--rate", "1000", *extra]
     cmd += ["--guests-per-minute", "0", "--tables-per-minute", "0", "--max-sockets-per-ip", "0"]
-    cmd += ["--max-open-tables", "0"]
+    cmd += ["--max-open-tables", "0", "--api-gets-per-minute", "0"]
     with contextlib.ExitStack() as files:
         err = subprocess.DEVNULL if log is None else files.enter_context(log.open("a"))
         server = subprocess.Popen(

@@ -28,6 +28,8 @@ _ENV = {
     "max_open_tables": "TRANQUE_MAX_OPEN_TABLES",
     "max_spectators": "TRANQUE_MAX_SPECTATORS",
     "max_sockets_per_ip": "TRANQUE_MAX_SOCKETS_PER_IP",
+    "api_gets_per_minute": "TRANQUE_API_GETS_PER_MINUTE",
+    "api_get_burst": "TRANQUE_API_GET_BURST",
     "max_http_per_ip": "TRANQUE_MAX_HTTP_PER_IP",
     "http_header_timeout": "TRANQUE_HTTP_HEADER_TIMEOUT",
     "http_body_timeout": "TRANQUE_HTTP_BODY_TIMEOUT",
@@ -55,6 +57,8 @@ _LIMIT_FLAGS = [
     ("max_open_tables", "5", "unfinished tables one guest may host"),
     ("max_spectators", "50", "spectators per table"),
     ("max_sockets_per_ip", "64", "open WebSockets per client address"),
+    ("api_gets_per_minute", "600", "GETs of /api/ per minute per client address"),
+    ("api_get_burst", "60", "GETs of /api/ at once per client address"),
     (
         "max_http_per_ip",
         "64",
@@ -178,6 +182,16 @@ def register(subparsers: Any) -> None:
     add(
         "--finished-linger", default="300", metavar="S",
         help="a finished table leaves memory S s after its end, once nobody has it open (300)",
+    )  # fmt: skip
+    add(
+        "--replays-kept", default="32", metavar="N",
+        help="tables rebuilt from their logs (another node's, for their info and record) "
+        "kept in memory for the next request (1-10000; 32)",
+    )  # fmt: skip
+    add(
+        "--replays-waiting", default="32", metavar="N",
+        help="tables that may wait to be rebuilt from their logs; past that a request gets "
+        "503 busy (1-10000; 32)",
     )  # fmt: skip
     add(
         "--fill-time", default="15", metavar="S",
@@ -466,6 +480,8 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
     out["table_expiry"] = _number(args, "table_expiry", 0.001, 30 * 86400)
     out["finished_linger"] = _number(args, "finished_linger", 0, 86400)
     out["fill_time"] = _number(args, "fill_time", 0, 600)
+    out["replays_kept"] = _integer(args, "replays_kept", 1, 10_000)
+    out["replays_waiting"] = _integer(args, "replays_waiting", 1, 10_000)
     from tranque.bots.base import resolve_bot
 
     try:
@@ -493,6 +509,8 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
         max_open_tables=_integer(args, "max_open_tables", 0),
         max_spectators=_integer(args, "max_spectators", 0),
         max_sockets_per_ip=_integer(args, "max_sockets_per_ip", 0),
+        api_gets_per_minute=_number(args, "api_gets_per_minute", 0),
+        api_get_burst=_integer(args, "api_get_burst", 1),
         claims_per_minute=_number(args, "claims_per_minute", 0),
         claim_burst=_integer(args, "claim_burst", 1),
         rate_keys=_integer(args, "rate_keys", 100, 10_000_000),

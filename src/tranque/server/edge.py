@@ -57,6 +57,8 @@ class Limits:
     max_open_tables: int = 5  # unfinished tables a guest hosts
     max_spectators: int = 50  # spectator sockets per table
     max_sockets_per_ip: int = 64  # open WebSockets per client address
+    api_gets_per_minute: float = 600.0  # GETs of /api/... per client address, sustained
+    api_get_burst: int = 60
     claims_per_minute: float = 5.0  # account claims per client address, sustained
     claim_burst: int = 10
     rate_keys: int = 50_000  # rate-limit buckets kept in this process's memory, at most

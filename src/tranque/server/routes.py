@@ -15,7 +15,6 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -26,10 +25,11 @@ from tranque.server.club import Club
 from tranque.server.edge import RateLimiter, client_address, read_body
 from tranque.server.http_schemas import HttpError
 from tranque.server.identity import Identity
+from tranque.server.replays import Replays
 from tranque.server.ws import Sockets
 from tranque.table.lobby import Lobby
 from tranque.table.ports import TableStore
-from tranque.table.service import TableError, TableService, rebuild
+from tranque.table.service import TableError
 from tranque.table.stakes import ChipError, check_stake
 
 if TYPE_CHECKING:
@@ -49,9 +49,15 @@ class ServerRoutes:
     board: LobbyBoard | None
     club: Club | None
     sockets: Sockets
+    replays: Replays | None
     guest_rate: RateLimiter
     table_rate: RateLimiter
     caps: TableCaps
+
+    @property
+    def _replays(self) -> Replays:
+        assert self.replays is not None  # made in the lifespan, with the lobby
+        return self.replays
 
     async def new_guest(self, request: Request) -> Response:
         assert self.identity is not None and self.store is not None
@@ -137,7 +143,9 @@ class ServerRoutes:
 
     async def table_info(self, request: Request) -> Response:
         """The table's info from its owner, or once it has left memory from the store (the
-        final info saved with the record; rebuilt from the log for tables finished before)."""
+        final info saved with the record). A table in no owner's memory here (another node's,
+        or finished before its info was saved) is rebuilt from its log off the event loop, once
+        (``server.replays``)."""
         assert self.lobby is not None and self.store is not None
         tid = request.path_params["table"]
         owner = await self.lobby.get(tid)
@@ -149,12 +157,15 @@ class ServerRoutes:
         if row["status"] == "expired":
             return _expired(tid)
         info = row["info"]
-        if row["status"] != "over" or "seats" not in info:
-            entries = await self.store.load_events(tid)
-            if not entries:
-                return _error(404, "no_table", f"there is no table {tid!r}")
-            info = rebuild(tid, entries, self.lobby.seed_source).info()
-        return JSONResponse(info)
+        if row["status"] == "over" and "seats" in info:
+            return JSONResponse(info)
+        try:
+            rebuilt = await self._replays.table(tid)
+        except HttpError as exc:
+            return _refusal(exc)
+        if rebuilt is None:
+            return _error(404, "no_table", f"there is no table {tid!r}")
+        return Response(rebuilt.info, media_type="application/json")
 
     async def table_record(self, request: Request) -> Response:
         """The table's record (a game's, or a match's under Miami rules): finished hands only
@@ -168,20 +179,31 @@ class ServerRoutes:
         if owner is not None:
             return JSONResponse(owner.service.table_record())
         row = await self.store.load_table(tid)
-        if row is not None and row["status"] == "expired":
+        if row is None:
+            return _error(404, "no_table", f"there is no table {tid!r}")
+        if row["status"] == "expired":
             return _expired(tid)
         # Live on another node (or between owners): its finished hands, from the log.
-        entries = await self.store.load_events(tid) if row is not None else []
-        if not entries:
+        try:
+            rebuilt = await self._replays.table(tid)
+        except HttpError as exc:
+            return _refusal(exc)
+        if rebuilt is None:
             return _error(404, "no_table", f"there is no table {tid!r}")
-        return JSONResponse(rebuild(tid, entries, self.lobby.seed_source).table_record())
+        return Response(rebuilt.record, media_type="application/json")
 
     async def table_history(self, request: Request) -> Response:
         """The table's events in their public form (what a spectator saw), from the log, a page
         at a time: ``?after=SEQ&limit=N`` gives the events with ``seq > after``, at most ``N``
         (default and most ``HISTORY_PAGE``), and a ``Link: <...>; rel="next"`` header when more
-        follow. The public form of an event depends on the state before it, so a page replays
-        the log from the start to its end: O(after + limit) per page."""
+        follow.
+
+        The public form of an event depends on the state before it: the owner kept it in the
+        event's row when it wrote the event, so a page is the rows by sequence number and
+        nothing is replayed. Rows written before the forms were kept have none: the table's
+        log is replayed once, off the event loop, and the forms kept (``server.replays``).
+        Each item is ``{"seq", "ts", ...the public form}``, the bytes encoding that object
+        gives."""
         assert self.store is not None and self.lobby is not None
         tid = request.path_params["table"]
         try:
@@ -191,24 +213,28 @@ class ServerRoutes:
             return _error(400, "bad_page", "after and limit are whole numbers")
         if not 0 <= after < 2**31 or not 1 <= limit <= HISTORY_PAGE:
             return _error(400, "bad_page", f"after is 0 to 2^31-1, limit 1 to {HISTORY_PAGE}")
-        row = await self.store.load_table(tid)
-        if row is not None and row["status"] == "expired":
+        if await self.store.table_status(tid) == "expired":
             return _expired(tid)
         # One entry more than the page says whether another page follows.
-        entries = await self.store.load_events(tid, upto=after + limit + 1)
-        if not entries:
+        rows = await self.store.load_history(tid, after, limit + 1)
+        if not rows and (after == 0 or await self.store.last_seq(tid) is None):
             return _error(404, "no_table", f"there is no table {tid!r}")
-        svc = TableService(tid, self.lobby.seed_source)
-        out: list[dict[str, Any]] = []
-        for e in entries:
-            svc.apply(e)
-            if after < e.seq <= after + limit:
-                out.append({"seq": e.seq, "ts": e.ts, **svc.project(e)})
         headers = {}
-        if entries[-1].seq > after + limit:
+        if len(rows) > limit:
+            rows = rows[:limit]
             nxt = request.url.include_query_params(after=after + limit, limit=limit)
             headers["link"] = f'<{nxt}>; rel="next"'
-        return Response(msgspec.json.encode(out), media_type="application/json", headers=headers)
+        items = [item for _, item in rows if item is not None]
+        if len(items) < len(rows):  # rows written before the items were kept
+            try:
+                kept = await self._replays.history(tid)
+            except HttpError as exc:
+                return _refusal(exc)
+            items = [it for seq, item in rows if (it := item or kept.get(seq)) is not None]
+            if len(items) < len(rows):  # a row newer than the replay: not kept yet
+                return _error(503, "busy", "the table's history is being kept: try again")
+        body = "[" + ",".join(items) + "]"
+        return Response(body.encode(), media_type="application/json", headers=headers)
 
     async def lobby_listing(self, request: Request) -> Response:
         """The public tables with free seats or being played, every node's (the lobby)."""

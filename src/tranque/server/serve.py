@@ -85,6 +85,8 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         table_expiry=v["table_expiry"],
         finished_linger=v["finished_linger"],
         fill_time=v["fill_time"],
+        replays_kept=v["replays_kept"],
+        replays_waiting=v["replays_waiting"],
         hash_threads=v["hash_threads"],
         hash_waiting=v["hash_waiting"],
         # Bots think in worker processes, never on the event loop; the app starts and closes them.

@@ -48,6 +48,11 @@ MIGRATION_LOCK = 0x7472616E717565  # "tranque"
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.decode
 
+TABLE_STATUS_SQLITE = "SELECT status FROM tables WHERE id = ?"
+HISTORY_PAGE_SQLITE = (
+    "SELECT seq, public FROM events WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?"
+)
+
 
 def async_url(url: str) -> str:
     """``postgresql://`` -> ``postgresql+asyncpg://`` (SQLite needs no async driver: see above)."""
@@ -240,6 +245,62 @@ class Store(LogWriter):
             result = await conn.execute(q)
             return [Entry(r.seq, r.type, _decode(r.payload), r.ts) for r in result]
 
+    async def log_rows(self, table_id: str, after: int = 0) -> list[tuple[int, str, str, float]]:
+        """``(seq, type, payload, ts)`` of the table's entries with ``seq > after``, in order, the
+        payload as its JSON text: ``server.replays`` decodes it off the event loop."""
+        q = (
+            sa.select(events.c.seq, events.c.type, events.c.payload, events.c.ts)
+            .where(events.c.table_id == table_id, events.c.seq > after)
+            .order_by(events.c.seq)
+        )
+        async with self._connect() as conn:
+            return [(r.seq, r.type, r.payload, r.ts) for r in await conn.execute(q)]
+
+    async def last_seq(self, table_id: str) -> int | None:
+        """The sequence number of the table's last entry; None if its log is empty."""
+        q = sa.select(sa.func.max(events.c.seq)).where(events.c.table_id == table_id)
+        async with self._connect() as conn:
+            last = (await conn.execute(q)).scalar()
+        return None if last is None else int(last)
+
+    async def load_history(
+        self, table_id: str, after: int, limit: int
+    ) -> list[tuple[int, str | None]]:
+        """``(seq, item)`` of the first ``limit`` entries with ``seq > after``: each entry's
+        item of the history (``writer.history_item``, JSON text), None for a row written before
+        they were kept.
+
+        On SQLite straight on the connection: a page is hundreds of rows and a hundred
+        kilobytes, and SQLAlchemy's rows took twice the time of the query itself, on the loop."""
+        raw = self._raw
+        if raw is not None:
+            rows: list[tuple[int, str | None]] = raw.execute(
+                HISTORY_PAGE_SQLITE, (table_id, after, limit)
+            ).fetchall()
+            return rows
+        q = (
+            sa.select(events.c.seq, events.c.public)
+            .where(events.c.table_id == table_id, events.c.seq > after)
+            .order_by(events.c.seq)
+            .limit(limit)
+        )
+        async with self._connect() as conn:
+            return [(r.seq, r.public) for r in await conn.execute(q)]
+
+    async def fill_history(self, table_id: str, public: Sequence[tuple[int, str]]) -> None:
+        """Write the history items ``(seq, JSON text)`` into the rows that have none. Written
+        only where there is none: two nodes filling the same table write the same thing."""
+        if not public:
+            return
+        e = events.c
+        q = (
+            events.update()
+            .where(e.table_id == table_id, e.seq == sa.bindparam("s"), e.public.is_(None))
+            .values(public=sa.bindparam("p"))
+        )
+        async with self._begin() as conn:
+            await conn.execute(q, [{"s": seq, "p": text} for seq, text in public])
+
     # -- tables and records ---------------------------------------------------------------------
 
     async def create_table(
@@ -307,6 +368,18 @@ class Store(LogWriter):
             )
             if done.rowcount == 1:  # a chip table's escrows go back with it (store.ledger)
                 await ledger.void(conn, self.dialect, table_id, now)
+
+    async def table_status(self, table_id: str) -> str | None:
+        """The table's status (``open``, ``over``, ``expired``), or None: what a page of its
+        history needs of its row (on SQLite straight on the connection, as the page itself)."""
+        raw = self._raw
+        if raw is not None:
+            found = raw.execute(TABLE_STATUS_SQLITE, (table_id,)).fetchone()
+            return None if found is None else str(found[0])
+        async with self._connect() as conn:
+            q = sa.select(tables.c.status).where(tables.c.id == table_id)
+            status = (await conn.execute(q)).scalar()
+        return None if status is None else str(status)
 
     async def load_table(self, table_id: str) -> dict[str, Any] | None:
         """The table's row: ``status``, ``info`` (decoded), ``created``, ``ended``; or None."""

@@ -52,6 +52,10 @@ events = sa.Table(
     sa.Column("payload", sa.Text, nullable=False),  # JSON
     sa.Column("ts", sa.Float, nullable=False),
     sa.Column("epoch", sa.Integer, nullable=True),  # the appending owner's lease epoch (0003)
+    # JSON: the event as an item of the table's history, {"seq", "ts", ...what a spectator was
+    # sent} (TableService.project, store.writer.history_item), written with it (0006b); NULL
+    # for rows written before, filled once when the table's history is first asked for.
+    sa.Column("public", sa.Text, nullable=True),
     sa.UniqueConstraint("table_id", "seq", name="uq_events_table_seq"),
 )
 

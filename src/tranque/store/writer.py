@@ -2,8 +2,11 @@
 
 Every table owner waiting on ``append`` at the same moment shares one transaction, and each
 returns only once that transaction is committed (an owner sends nothing before its entries are
-durable). A row with an epoch is written only while its table's lease has that epoch; a table
-whose lease has moved on gets ``LeaseLost`` and nothing of its append is written.
+durable). Each row keeps the entry and, when the owner gives it, the entry's public form (what it
+sent the spectators) as an item of the table's history: the history is read from those, never
+replayed. A row with an
+epoch is written only while its table's lease has that epoch; a table whose lease has moved on
+gets ``LeaseLost`` and nothing of its append is written.
 
 A mixin of ``Store`` (store/db.py), apart from it because it is the one part of the store that
 runs as a task of its own (the writer) with its own statements and, on PostgreSQL, its own
@@ -24,20 +27,22 @@ from tranque.table.ports import Entry, LeaseLost
 
 MAX_GROUP = 2000  # rows per group commit
 INSERT_EVENT = (
-    "INSERT INTO events (table_id, seq, type, payload, ts, epoch) VALUES (?, ?, ?, ?, ?, ?)"
+    "INSERT INTO events (table_id, seq, type, payload, ts, epoch, public)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 # One statement for a whole group on PostgreSQL: the columns as arrays; rows with an epoch are
 # written only while their table's lease has it (see ``LogWriter._write_pg``).
 INSERT_FENCED_PG = """
 WITH e AS (
-    SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::int[])
-        AS e(table_id, seq, type, payload, ts, epoch)
+    SELECT * FROM unnest(
+        $1::text[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::int[], $7::text[]
+    ) AS e(table_id, seq, type, payload, ts, epoch, public)
 ), held AS (
     SELECT table_id, epoch FROM leases
     WHERE table_id IN (SELECT table_id FROM e WHERE epoch IS NOT NULL)
     FOR SHARE
 ), ins AS (
-    INSERT INTO events (table_id, seq, type, payload, ts, epoch)
+    INSERT INTO events (table_id, seq, type, payload, ts, epoch, public)
     SELECT e.* FROM e
     WHERE e.epoch IS NULL
        OR EXISTS (SELECT 1 FROM held WHERE held.table_id = e.table_id AND held.epoch = e.epoch)
@@ -48,7 +53,8 @@ SELECT DISTINCT table_id FROM ins
 
 _encode = msgspec.json.Encoder().encode
 
-Append = tuple[str, Sequence[Entry], int | None, "asyncio.Future[None]"]
+# (table, entries, epoch, the entries' public forms or None, the waiter)
+Append = tuple[str, Sequence[Entry], int | None, Sequence[bytes] | None, "asyncio.Future[None]"]
 
 
 class LogWriter:
@@ -66,12 +72,18 @@ class LogWriter:
         raise NotImplementedError  # Store's: starts the writer (and SQLite's checkpoints)
 
     async def append(
-        self, table_id: str, entries: Sequence[Entry], epoch: int | None = None
+        self,
+        table_id: str,
+        entries: Sequence[Entry],
+        epoch: int | None = None,
+        public: Sequence[bytes] | None = None,
     ) -> None:
         if self._writer is None:
             self.start()
+        if public is not None and len(public) != len(entries):
+            raise ValueError("one public form per entry")
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((table_id, entries, epoch, fut))
+        self._queue.put_nowait((table_id, entries, epoch, public, fut))
         await fut
 
     async def _write_loop(self) -> None:
@@ -98,11 +110,11 @@ class LogWriter:
                     try:
                         fenced = await self._write([item])
                     except Exception as exc:  # this waiter learns of it; nothing is sent
-                        _settle(item[3], exc)
+                        _settle(item[4], exc)
                     else:
-                        _settle(item[3], lease_lost(item[0]) if fenced else None)
+                        _settle(item[4], lease_lost(item[0]) if fenced else None)
                 continue
-            for table_id, _, _, fut in group:
+            for table_id, _, _, _, fut in group:
                 _settle(fut, lease_lost(table_id) if table_id in fenced else None)
 
     async def _write(self, group: list[Append]) -> set[str]:
@@ -138,7 +150,7 @@ class LogWriter:
             import asyncpg
 
             con = self._pg_writer = await asyncpg.connect(self._pg_dsn, timeout=10)
-        wanted = {tid for tid, _, epoch, _ in group if epoch is not None}
+        wanted = {tid for tid, _, epoch, _, _ in group if epoch is not None}
         rows = _rows(group, set())
         if not rows:
             return set()
@@ -167,19 +179,32 @@ def lease_lost(table_id: str) -> LeaseLost:
     return LeaseLost(f"table {table_id!r} is owned by another node now: nothing was appended")
 
 
+def history_item(seq: int, ts: float, public: bytes) -> str:
+    """The event as an item of the table's history: ``{"seq": seq, "ts": ts, **form}``, the
+    bytes msgspec gives that object, made from the form's encoding (an object whose keys are
+    never ``seq`` nor ``ts``). Kept whole in the row, so that a page of the history is its rows'
+    texts joined, with nothing to decode or encode on the event loop."""
+    rest = public[1:].decode()
+    return f'{{"seq":{seq:d},"ts":{_encode(ts).decode()}{"" if rest == "}" else ","}{rest}'
+
+
 def _rows(group: list[Append], fenced: set[str]) -> list[tuple[Any, ...]]:
     return [
-        (table_id, e.seq, e.type, _encode(e.data).decode(), e.ts, epoch)
-        for table_id, entries, epoch, _ in group
+        (table_id, e.seq, e.type, _encode(e.data).decode(), e.ts, epoch, _item(e, public, i))
+        for table_id, entries, epoch, public, _ in group
         if table_id not in fenced
-        for e in entries
+        for i, e in enumerate(entries)
     ]
+
+
+def _item(e: Entry, public: Sequence[bytes] | None, i: int) -> str | None:
+    return None if public is None else history_item(e.seq, e.ts, public[i])
 
 
 def _fenced_sqlite(raw: sqlite3.Connection, group: list[Append]) -> set[str]:
     """The fencing check on SQLite (one writer at a time: no lock needed to read the lease)."""
     fenced = set()
-    for table_id, _, epoch, _ in group:
+    for table_id, _, epoch, _, _ in group:
         if epoch is not None:
             row = raw.execute("SELECT epoch FROM leases WHERE table_id = ?", (table_id,)).fetchone()
             if row is None or row[0] != epoch:

@@ -203,24 +203,25 @@ class Lobby(LobbyMemory):
         table_id = await self.table_ids()
         svc = TableService(table_id, self.seed_source)
         now = self.clock.now()
-        first = [Entry(1, "created", {"settings": settings.to_json(), "host": host}, now)]
-        svc.apply(first[0])
+        first: list[Entry] = []
+        public: list[bytes] = []  # each entry's public form, as the log keeps it (history)
+
+        def add(e: Entry) -> None:
+            svc.apply(e)
+            first.append(e)
+            public.append(frame(svc.project(e)))
+
+        add(Entry(1, "created", {"settings": settings.to_json(), "host": host}, now))
         seated = [(seat, host, nickname)] if seat is not None else []
         for s, guest, nick in [*seated, *people]:
-            e = Entry(svc.seq + 1, "sat", {"seat": s, "guest": guest, "nickname": nick}, now)
-            svc.apply(e)
-            first.append(e)
+            add(Entry(svc.seq + 1, "sat", {"seat": s, "guest": guest, "nickname": nick}, now))
         for s, bot in bots:
-            e = Entry(svc.seq + 1, "bot_sat", {"seat": s, "bot": bot}, now)
-            svc.apply(e)
-            first.append(e)
+            add(Entry(svc.seq + 1, "bot_sat", {"seat": s, "bot": bot}, now))
         if settings.practice:
             bot = resolve_bot_name(settings.bot)
             for s in range(4):
                 if svc.seats[s].kind == "empty":
-                    e = Entry(svc.seq + 1, "bot_sat", {"seat": s, "bot": bot}, now)
-                    svc.apply(e)
-                    first.append(e)
+                    add(Entry(svc.seq + 1, "bot_sat", {"seat": s, "bot": bot}, now))
         # The lease first: a table row without one would be an orphan to the other nodes.
         lease = await self.leases.claim(table_id)
         if lease is None:  # a table id made twice: never with random ids
@@ -244,7 +245,8 @@ class Lobby(LobbyMemory):
                 crash_point("escrow_taken")
         else:
             await self.store.create_table(table_id, host, info, persons)
-        await self.store.append(table_id, first, lease.epoch)
+        await self.store.append(table_id, first, lease.epoch, public)
+        # A reconnecting client's missed events are projected from the table as it is now.
         recent = [(e.seq, frame(svc.project(e))) for e in first]
         self.counts["created"] += 1
         return self._start(svc, recent, now, lease.epoch)

@@ -183,9 +183,10 @@ class TableOwner(OwnerThinking, OwnerFrames):
         if self.task is not None and self.task is not asyncio.current_task():
             self.task.cancel()
 
-    async def _persist(self, entries: list[Entry]) -> None:
+    async def _persist(self, entries: list[Entry], public: list[bytes]) -> None:
+        """Make the entries durable, each with its public form (the table's history)."""
         try:
-            await self.store.append(self.table_id, entries, self.epoch)
+            await self.store.append(self.table_id, entries, self.epoch, public)
         except LeaseLost as exc:
             raise Dropped("table_moved", "the table moved to another node: reconnect") from exc
         except asyncio.CancelledError:
@@ -372,6 +373,7 @@ class TableOwner(OwnerThinking, OwnerFrames):
         svc = self.service
         while True:
             batch: list[Entry] = []
+            public: list[bytes] = []
             projections: list[list[tuple[Subscriber, bytes]]] = []
             now = self.clock.now()
             while len(batch) < MAX_BATCH:
@@ -383,10 +385,12 @@ class TableOwner(OwnerThinking, OwnerFrames):
                     break  # being thought about: the answer comes through the inbox
                 svc.apply(entry)
                 batch.append(entry)
-                projections.append(self._render(entry))
+                said, frames = self._render(entry)
+                public.append(said)
+                projections.append(frames)
             if not batch:
                 return
-            await self._persist(batch)
+            await self._persist(batch, public)
             if svc.settings.stake and any(e.type == "started" for e in batch):
                 crash_point("started_logged")
             for p in projections:
@@ -396,10 +400,13 @@ class TableOwner(OwnerThinking, OwnerFrames):
     async def _commit(self, entries: list[Entry]) -> None:
         """Apply, make durable, then send: the order that keeps every sent event in the log."""
         rendered = []
+        public = []
         for e in entries:
             self.service.apply(e)
-            rendered.append(self._render(e))
-        await self._persist(entries)
+            said, frames = self._render(e)
+            public.append(said)
+            rendered.append(frames)
+        await self._persist(entries, public)
         for r in rendered:
             self._fan_out(r)
         await self._after()

@@ -59,8 +59,10 @@ class OwnerFrames:
 
     # -- sending ----
 
-    def _render(self, entry: Entry) -> list[tuple[Subscriber, bytes]]:
-        """Each recipient's frame for an entry just applied, encoded once per seat watched.
+    def _render(self, entry: Entry) -> tuple[bytes, list[tuple[Subscriber, bytes]]]:
+        """The entry's public form (what the log keeps for the table's history, and a spectator
+        is sent), and each recipient's frame for the entry just applied, encoded once per seat
+        watched.
 
         The public event and the state every recipient shares are encoded once; each seat's own
         part is encoded on its own and joined to them, giving the bytes that encoding the whole
@@ -72,7 +74,7 @@ class OwnerFrames:
         public = frame(svc.project(entry))
         self.recent.add(entry.seq, public)
         if not self.subscribers:
-            return []  # nobody connected (bots playing on, everyone away): nothing to encode
+            return public, []  # nobody connected (bots playing on, everyone away): no frame
         shared = frame(svc.public_state())
         head = b'{"type":"event","seq":%d,"event":%b,"state":' % (entry.seq, public)
         by_seat: dict[int | None, bytes] = {}
@@ -88,7 +90,7 @@ class OwnerFrames:
                     data = head + shared[:-1] + b"," + own[1:] + b"}"
                 by_seat[seat] = data
             out.append((sub, data))
-        return out
+        return public, out
 
     @staticmethod
     def _fan_out(frames: list[tuple[Subscriber, bytes]]) -> None:

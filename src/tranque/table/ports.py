@@ -42,13 +42,20 @@ class LeaseLost(Exception):
 
 class EventLog(Protocol):
     async def append(
-        self, table_id: str, entries: Sequence[Entry], epoch: int | None = None
+        self,
+        table_id: str,
+        entries: Sequence[Entry],
+        epoch: int | None = None,
+        public: Sequence[bytes] | None = None,
     ) -> None:
         """Make the entries durable; return only once they are.
 
         With ``epoch`` (a node of a cluster), the entries are written only if the table's lease
         still has that epoch, checked in the same transaction; else ``LeaseLost``. Any other
         exception means the storage could not be reached: nothing may be assumed written.
+
+        ``public``: each entry's public form (``TableService.project`` right after the entry
+        was applied, encoded), kept with it for the table's history; one per entry.
         """
         ...
 
@@ -92,7 +99,28 @@ class TableStore(EventLog, Protocol):
         """``{"status", "info", "created", "ended", "host"}`` of the table, or None."""
         ...
 
+    async def table_status(self, table_id: str) -> str | None:
+        """``open``, ``over`` or ``expired``; None if there is no such table."""
+        ...
+
     async def load_events(self, table_id: str, upto: int | None = None) -> list[Entry]: ...
+
+    async def log_rows(self, table_id: str, after: int = 0) -> list[tuple[int, str, str, float]]:
+        """``(seq, type, payload JSON, ts)`` of the entries after ``after``, not decoded."""
+        ...
+
+    async def last_seq(self, table_id: str) -> int | None: ...
+
+    async def load_history(
+        self, table_id: str, after: int, limit: int
+    ) -> list[tuple[int, str | None]]:
+        """``(seq, item)`` of at most ``limit`` entries after ``after``: each one's item of the
+        table's history, ``{"seq", "ts", ...public form}`` as JSON text (None if not kept)."""
+        ...
+
+    async def fill_history(self, table_id: str, public: Sequence[tuple[int, str]]) -> None:
+        """Keep the history items ``(seq, JSON)`` of entries that have none."""
+        ...
 
     async def load_record(self, table_id: str) -> dict[str, Any] | None: ...
 

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006c"
-down_revision = "0006a"
+down_revision = "0006b"
 branch_labels = None
 depends_on = None
 
