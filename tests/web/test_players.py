@@ -1,0 +1,109 @@
+"""What two new players hit (issue 29), each checked in Chromium against a real server, on a phone
+and a desktop, in Spanish and English. Each screen is checked by axe-core (``screens.py``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from screens import BLOCKING, axe
+from test_browser import DESKTOP, PHONE, new_page
+
+pytestmark = pytest.mark.slow
+
+LANGS = {"es": "es-ES", "en": "en-US"}
+VIEWS = {"phone": PHONE, "desktop": DESKTOP}
+# Where players' screenshots go (outside the repository when set, else the tests' artifacts).
+SHOTS = Path(
+    os.environ.get("TRANQUE_SHOTS") or Path(__file__).resolve().parent / "artifacts" / "players"
+)
+
+# The contrast (WCAG 2) of an element's text over what is under it: its ancestors' backgrounds
+# blended from the page's felt up (the body's gradient taken at its lighter and darker colour,
+# the worse of the two counts).
+CONTRAST = """(sel) => {
+  const el = document.querySelector(sel);
+  const rgba = (s) => {
+    const m = s.match(/[\\d.]+/g).map(Number);
+    return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1];
+  };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+  const lum = (c) => {
+    const f = c.map((v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f[0] + 0.7152 * f[1] + 0.0722 * f[2];
+  };
+  const chain = [];
+  for (let e = el; e && e !== document.body; e = e.parentElement) {
+    chain.unshift(getComputedStyle(e).backgroundColor);
+  }
+  const fg = rgba(getComputedStyle(el).color);
+  let worst = 99;
+  for (const felt of [[20, 92, 64], [10, 53, 36]]) {
+    let bg = felt;
+    for (const c of chain) bg = over(rgba(c), bg);
+    const text = over(fg, bg);
+    const [a, b] = [lum(text), lum(bg)].sort((x, y) => y - x);
+    worst = Math.min(worst, (a + 0.05) / (b + 0.05));
+  }
+  return worst;
+}"""
+
+
+def look(page: Any, name: str) -> None:
+    """A full-page screenshot for a person to look at."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def no_blocking(page: Any) -> list[str]:
+    return [f"{v['id']}: {v['nodes']}" for v in axe(page) if v["impact"] in BLOCKING]
+
+
+def contrast(page: Any, sel: str) -> float:
+    got: float = page.evaluate(CONTRAST, sel)
+    return got
+
+
+def public_table(browser: Any, base: str) -> Any:
+    host = new_page(browser, DESKTOP)
+    host.goto(base + "/")
+    host.fill("#nickname", "Ana")
+    host.check("input[name=mode][value=people]")
+    host.check("#public")
+    host.click("#create")
+    host.wait_for_url("**/t/**")
+    return host
+
+
+def test_links_and_the_lobbys_sit_button_can_be_read(browser: Any, server: Any) -> None:
+    """Bugs 1 and 4: "Sentarme" gold on gold; the landing's, /chips' and the lobby's links the
+    browser's default blue on dark green."""
+    host = public_table(browser, server.base)
+    bad: list[str] = []
+    for lang, locale in LANGS.items():
+        for view, size in VIEWS.items():
+            p = new_page(browser, size, locale)
+            p.goto(server.base + "/")
+            p.wait_for_selector("#lobby-link")
+            for sel in ("#lobby-link", "#chips-link"):
+                if (c := contrast(p, sel)) < 4.5:
+                    bad.append(f"{lang} {view} landing {sel}: {c:.2f}")
+            look(p, f"landing-{view}-{lang}")
+            bad += [f"{lang} {view} landing axe {v}" for v in no_blocking(p)]
+            p.goto(server.base + "/lobby")
+            p.wait_for_selector(".sit-link")
+            for sel in (".sit-link", "#finished-games"):
+                if (c := contrast(p, sel)) < 4.5:
+                    bad.append(f"{lang} {view} lobby {sel}: {c:.2f}")
+            look(p, f"lobby-{view}-{lang}")
+            bad += [f"{lang} {view} lobby axe {v}" for v in no_blocking(p)]
+            p.goto(server.base + "/chips")
+            p.wait_for_selector("main a[href='/']")
+            if (c := contrast(p, "main a[href='/']")) < 4.5:
+                bad.append(f"{lang} {view} chips back home: {c:.2f}")
+            p.context.close()
+    host.context.close()
+    assert bad == [], bad
