@@ -107,3 +107,25 @@ def test_links_and_the_lobbys_sit_button_can_be_read(browser: Any, server: Any) 
             p.context.close()
     host.context.close()
     assert bad == [], bad
+
+
+def test_chips_load_for_a_brand_new_visitor(browser: Any, server: Any) -> None:
+    """Bug 13: /chips opened first, with no guest yet, said "Loading…" for ever beside a toast."""
+    bad: list[str] = []
+    for lang, locale in LANGS.items():
+        for view, size in VIEWS.items():
+            p = new_page(browser, size, locale)
+            p.goto(server.base + "/chips")
+            try:
+                p.wait_for_selector("#chips-now", timeout=10_000)
+                p.wait_for_selector("#chip-moves .chip-move.grant", timeout=5_000)
+            except Exception:
+                bad.append(f"{lang} {view}: no balance or no grant on /chips")
+            if p.locator("#toast:not([hidden])").count():
+                bad.append(f"{lang} {view}: toast {p.locator('#toast').inner_text()}")
+            look(p, f"chips-{view}-{lang}")
+            bad += [f"{lang} {view} chips axe {v}" for v in no_blocking(p)]
+            if p.errors:
+                bad.append(f"{lang} {view}: {p.errors}")
+            p.context.close()
+    assert bad == [], bad
