@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from screens import BLOCKING, axe
 from test_browser import DESKTOP, PHONE, new_page
@@ -127,5 +128,40 @@ def test_chips_load_for_a_brand_new_visitor(browser: Any, server: Any) -> None:
             bad += [f"{lang} {view} chips axe {v}" for v in no_blocking(p)]
             if p.errors:
                 bad.append(f"{lang} {view}: {p.errors}")
+            p.context.close()
+    assert bad == [], bad
+
+
+BOTS = ["Rosa", "Pancho", "Chela", "Tito"]
+
+
+def test_finished_games_name_the_winning_pair_by_its_players(browser: Any, server: Any) -> None:
+    """Bug 14: /games told an outsider "ganan Nosotros", the four names in seat order."""
+    from test_game_page import finished_game
+
+    _, tid = finished_game(server.base)
+    game = next(g for g in httpx.get(f"{server.base}/api/games").json()["games"])
+    assert game["table"] == tid
+    names = [s["nickname"] if s["kind"] != "bot" else BOTS[i] for i, s in enumerate(game["seats"])]
+    won = "AB".index(game["winner"])
+    pairs = [(names[0], names[2]), (names[1], names[3])]
+    want = {
+        "es": (f"ganan {pairs[won][0]} y {pairs[won][1]}", "contra"),
+        "en": (f"{pairs[won][0]} and {pairs[won][1]} won", "against"),
+    }
+    bad: list[str] = []
+    for lang, locale in LANGS.items():
+        for view, size in VIEWS.items():
+            p = new_page(browser, size, locale)
+            p.goto(server.base + "/games")
+            p.wait_for_selector("#recent-games .game-item")
+            text = p.locator("#recent-games .game-item").first.inner_text()
+            winner, versus = want[lang]
+            if winner not in text or versus not in text:
+                bad.append(f"{lang} {view}: {text!r}")
+            if any(w in text for w in ("Nosotros", "Ellos", "Us", "Them")):
+                bad.append(f"{lang} {view}: a pair by its column: {text!r}")
+            look(p, f"games-{view}-{lang}")
+            bad += [f"{lang} {view} games axe {v}" for v in no_blocking(p)]
             p.context.close()
     assert bad == [], bad
