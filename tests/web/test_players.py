@@ -5,13 +5,14 @@ and a desktop, in Spanish and English. Each screen is checked by axe-core (``scr
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from screens import BLOCKING, axe
-from test_browser import DESKTOP, PHONE, new_page
+from test_browser import DESKTOP, PHONE, create_table, new_page, step
 
 pytestmark = pytest.mark.slow
 
@@ -165,3 +166,49 @@ def test_finished_games_name_the_winning_pair_by_its_players(browser: Any, serve
             bad += [f"{lang} {view} games axe {v}" for v in no_blocking(p)]
             p.context.close()
     assert bad == [], bad
+
+
+# Every redraw noted: the ends shown over a chain with no tile (the last hand's, at the next deal).
+STALE_ENDS = """
+window.__stale = [];
+new MutationObserver(() => {
+  const line = document.querySelector('.ends-line');
+  if (!line || document.querySelectorAll('.chain .chain-tile').length) return;
+  if (line.querySelector('.end')) window.__stale.push(line.innerText);
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def until_next_hand(page: Any, name: str = "", seconds: float = 120) -> None:
+    """Play by clicks through a hand's end to the next hand's first tile on the table; shot
+    as ``name`` when seen between the two (the new deal, its chain still empty)."""
+    end = time.monotonic() + seconds
+    seen_end = False
+    while time.monotonic() < end:
+        if page.locator("#result").count():
+            seen_end = True
+        elif seen_end and page.locator(".chain .chain-tile").count():
+            return
+        elif seen_end and name:
+            look(page, name)
+            name = ""
+        if not step(page):
+            page.wait_for_timeout(100)
+    raise AssertionError("no second hand")
+
+
+@pytest.mark.parametrize(("view", "lang"), [("phone", "es"), ("desktop", "en")])
+def test_the_last_hands_ends_go_with_its_chain(
+    browser: Any, server: Any, view: str, lang: str
+) -> None:
+    """Bug 6: "EXTREMOS 6 · 5" over an empty chain at the next deal (Salgo, a redeal)."""
+    page = new_page(browser, VIEWS[view], LANGS[lang])
+    page.add_init_script(STALE_ENDS)
+    create_table(page, server.base, target=100)
+    # Twice: a bot may lead the next hand a moment after the deal (the window is short).
+    until_next_hand(page, f"next-deal-{view}-{lang}")
+    until_next_hand(page, f"next-deal-2-{view}-{lang}")
+    stale = page.evaluate("window.__stale")
+    assert page.errors == []
+    page.context.close()
+    assert stale == [], stale
