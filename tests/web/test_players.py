@@ -12,7 +12,15 @@ from typing import Any
 import httpx
 import pytest
 from screens import BLOCKING, axe
-from test_browser import DESKTOP, PHONE, create_table, new_page, step
+from test_browser import (
+    DESKTOP,
+    PHONE,
+    add_two_bots,
+    create_table,
+    join_by_link,
+    new_page,
+    step,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -212,3 +220,76 @@ def test_the_last_hands_ends_go_with_its_chain(
     assert page.errors == []
     page.context.close()
     assert stale == [], stale
+
+
+def until_hand_over(pages: list[Any], seconds: float = 180) -> None:
+    """Play by clicks until every page shows its first hand's end (left open)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        waiting = [p for p in pages if not p.locator("#result").count()]
+        if not waiting:
+            return
+        if not any([step(p) for p in waiting]):
+            waiting[0].wait_for_timeout(100)
+    raise AssertionError("no hand's end")
+
+
+# Where the end of a hand's parts are: Seguir's box, and the order of countdown, Seguir, phrases.
+RESULT_LAYOUT = """() => {
+  const at = (sel) => document.querySelector('#result ' + sel);
+  const before = (a, b) => Boolean(a && b && (a.compareDocumentPosition(b) & 4));
+  const go = at('#continue');
+  const box = go ? go.getBoundingClientRect() : null;
+  return { bottom: box ? box.bottom : null, height: window.innerHeight,
+           phrases: Boolean(at('#phrases')),
+           countdownFirst: before(at('#next-hand'), go),
+           phrasesAfter: !at('#phrases') || before(go, at('#phrases')) };
+}"""
+
+
+def result_layout_faults(page: Any, who: str, phrases: bool) -> list[str]:
+    got = page.evaluate(RESULT_LAYOUT)
+    bad = []
+    if got["bottom"] is None or got["bottom"] > got["height"]:
+        bad.append(f"{who}: Seguir below the fold ({got['bottom']} in {got['height']})")
+    if not got["countdownFirst"]:
+        bad.append(f"{who}: the countdown is not above Seguir")
+    if got["phrases"] != phrases:
+        bad.append(f"{who}: phrases {'missing' if phrases else 'shown'}")
+    if not got["phrasesAfter"]:
+        bad.append(f"{who}: phrases above Seguir")
+    return bad + [f"{who} axe {v}" for v in no_blocking(page)]
+
+
+def test_seguir_comes_first_at_a_hands_end_on_a_phone(browser: Any, server_factory: Any) -> None:
+    """Bug 7: "Seguir" at y=862 in 844, under six phrase buttons, every hand; phrases at a
+    table without other people. Two people and two bots: result, countdown, Seguir, then the
+    phrases."""
+    server = server_factory("--between-hands", "60")
+    host = new_page(browser, PHONE, "es-ES")
+    create_table(host, server.base, target=100, mode="people", nick="Ana")
+    invite = host.locator("#invite-link").input_value()
+    guest = new_page(browser, PHONE, "en-US")
+    join_by_link(guest, server.base, invite)
+    add_two_bots(host)
+    until_hand_over([host, guest])
+    bad = []
+    for p, who in ((host, "phone-es"), (guest, "phone-en")):
+        look(p, f"hand-over-people-{who}")
+        bad += result_layout_faults(p, who, phrases=True)
+        assert p.errors == []
+        p.context.close()
+    assert bad == [], bad
+
+
+@pytest.mark.parametrize(("view", "lang"), [(v, x) for v in VIEWS for x in LANGS])
+def test_no_phrases_at_a_table_of_bots(browser: Any, server: Any, view: str, lang: str) -> None:
+    """Bug 7: at a practice table nobody reads a phrase; Seguir in view on a phone."""
+    page = new_page(browser, VIEWS[view], LANGS[lang])
+    create_table(page, server.base, target=100)
+    until_hand_over([page])
+    look(page, f"hand-over-bots-{view}-{lang}")
+    bad = result_layout_faults(page, f"{view}-{lang}", phrases=False)
+    assert page.errors == []
+    page.context.close()
+    assert bad == [], bad
