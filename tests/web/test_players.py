@@ -293,3 +293,23 @@ def test_no_phrases_at_a_table_of_bots(browser: Any, server: Any, view: str, lan
     assert page.errors == []
     page.context.close()
     assert bad == [], bad
+
+
+def test_a_game_that_does_not_exist_says_so_with_a_way_home(browser: Any, server: Any) -> None:
+    """Bug 16: ``/g/doesNotExist`` printed "null" and no way home."""
+    want = {"es": "No hay ninguna partida", "en": "There is no game"}
+    bad: list[str] = []
+    for lang, locale in LANGS.items():
+        for view, size in VIEWS.items():
+            p = new_page(browser, size, locale)
+            p.goto(server.base + "/g/doesNotExist")
+            p.wait_for_selector("main:not(:has-text('…'))")
+            text = p.locator("main").inner_text()
+            if want[lang] not in text or "null" in text:
+                bad.append(f"{lang} {view}: {text!r}")
+            if not p.locator("main a[href='/']").count():
+                bad.append(f"{lang} {view}: no way home")
+            look(p, f"no-game-{view}-{lang}")
+            bad += [f"{lang} {view} axe {v}" for v in no_blocking(p)]
+            p.context.close()
+    assert bad == [], bad

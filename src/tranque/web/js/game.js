@@ -114,8 +114,10 @@ async function openGame(id) {
   } catch (e) {
     if (G.id !== id) return;
     const over = e.status === 409;
+    // replaceChildren() writes a null out as "null": the table's link only when there is one.
     main.replaceChildren(h("p", { class: "error", id: "game-error" }, over ? t("g_not_over") : e.status === 404 ? t("g_no_game") : M.errorText(e)),
-      over ? link(`/t/${tid}`, t("g_to_table"), { id: "to-table", class: "button-link" }) : null);
+      ...(over ? [link(`/t/${tid}`, t("g_to_table"), { id: "to-table", class: "button-link" })] : []),
+      h("p", {}, link("/", t("back_home"), { id: "game-home" })));
     return;
   }
   const q = new URLSearchParams(location.search);
