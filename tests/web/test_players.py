@@ -313,3 +313,18 @@ def test_a_game_that_does_not_exist_says_so_with_a_way_home(browser: Any, server
             bad += [f"{lang} {view} axe {v}" for v in no_blocking(p)]
             p.context.close()
     assert bad == [], bad
+
+
+def test_one_number_format_per_language(browser: Any, server: Any) -> None:
+    """Bug 16: "10000" beside "10.000" (Spanish groups four digits only when told to)."""
+    want = {"es": ("2.000", "20.000"), "en": ("2,000", "20,000")}
+    bad: list[str] = []
+    for lang, locale in LANGS.items():
+        p = new_page(browser, PHONE, locale)
+        p.goto(server.base + "/chips")
+        p.wait_for_selector("#chips-now")
+        text = p.locator("main").inner_text()
+        if any(n not in text for n in want[lang]) or " 2000" in text:
+            bad.append(f"{lang}: {text!r}")
+        p.context.close()
+    assert bad == [], bad

@@ -61,7 +61,8 @@ Object.assign(STRINGS.en, {
 });
 
 export const STAKES = [100, 1000, 10000];
-const fmt = (n) => Number(n).toLocaleString(getLang());
+// Grouped always: Spanish leaves four digits alone by default ("2000" beside "20.000").
+const fmt = (n) => Number(n).toLocaleString(getLang(), { useGrouping: "always" });
 
 /** The bearer's balance, or null (no guest yet, or the server cannot say). */
 export async function balance() {
