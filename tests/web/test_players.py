@@ -328,3 +328,24 @@ def test_one_number_format_per_language(browser: Any, server: Any) -> None:
             bad.append(f"{lang}: {text!r}")
         p.context.close()
     assert bad == [], bad
+
+
+def test_a_profile_counts_one_in_the_singular(browser: Any, server: Any) -> None:
+    """Bug 16: "1 games played" / "1 partidas jugadas" (plurals in both languages)."""
+    from test_game_page import finished_game
+
+    guest, _ = finished_game(server.base)
+    want = {"es": "1 partida jugada", "en": "1 game played"}
+    bad: list[str] = []
+    for lang, locale in LANGS.items():
+        for view, size in VIEWS.items():
+            p = new_page(browser, size, locale)
+            p.goto(f"{server.base}/u/~{guest['guest']}")
+            p.wait_for_selector("#profile-stats")
+            text = p.locator("#profile-stats").inner_text()
+            if want[lang] not in text or "1 games" in text or "1 partidas" in text:
+                bad.append(f"{lang} {view}: {text!r}")
+            look(p, f"profile-{view}-{lang}")
+            bad += [f"{lang} {view} axe {v}" for v in no_blocking(p)]
+            p.context.close()
+    assert bad == [], bad
