@@ -45,7 +45,8 @@ def test_every_illegal_move_raises_its_own_error_and_changes_nothing() -> None:
     hand = play(start(["55 94 00", "51 11 22", "53 33 44", "98 88 66"]), "55")
     before = hand
     cases = [
-        (Action.parse("22"), WrongEndError),  # no end named after the lead
+        (Action.parse("51"), WrongEndError),  # it fits: no end named after the lead
+        (Action.parse("22"), TileDoesNotFitError),  # fits no end: naming one would not help
         (Action.parse("22@2"), TileDoesNotFitError),
         (Action.parse("94@9"), TileNotInHandError),
         (PASS, PassNotAllowedError),

@@ -438,12 +438,14 @@ class HandState(NamedTuple):
                     f"the lead has no end to play on: write '{tile}', not '{action}'"
                 )
             return
+        # A tile that fits no end is refused as such, end named or not: "say which end" would
+        # send the player looking for an end that does not exist.
+        if not (tile.has(left) or tile.has(right)):
+            raise TileDoesNotFitError(f"{tile} fits neither open end ({left}|{right})")
         if action.end is None:
             raise WrongEndError(
                 f"say which end {tile} goes on (ends {left}|{right}): '{tile}@<number>'"
             )
-        if not (tile.has(left) or tile.has(right)):
-            raise TileDoesNotFitError(f"{tile} fits neither open end ({left}|{right})")
         if action.end != left and action.end != right:
             raise WrongEndError(f"no open end shows {action.end} (ends {left}|{right})")
         if not tile.has(action.end):

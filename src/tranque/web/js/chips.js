@@ -61,7 +61,8 @@ Object.assign(STRINGS.en, {
 });
 
 export const STAKES = [100, 1000, 10000];
-const fmt = (n) => Number(n).toLocaleString(getLang());
+// Grouped always: Spanish leaves four digits alone by default ("2000" beside "20.000").
+const fmt = (n) => Number(n).toLocaleString(getLang(), { useGrouping: "always" });
 
 /** The bearer's balance, or null (no guest yet, or the server cannot say). */
 export async function balance() {
@@ -80,10 +81,13 @@ export async function openChips() {
   const s = { render: () => draw(s), close: () => {}, data: null };
   app.club = s;
   s.render();
-  const g = store.get("guest");
   try {
-    if (!g) throw new Error(t("chips_none"));
-    const [b, hist] = await Promise.all([balance(), api("/api/chips/history", { token: g.token })]);
+    // A first visit has no guest yet: one is made here (as the lobby does), whose opening grant
+    // is then the first movement, so the page shows a balance instead of "Loading…" for ever.
+    let g = store.get("guest");
+    if (!g) store.set("guest", (g = await api("/api/guests", { method: "POST", body: {} })));
+    const b = await balance(); // first: it makes the opening grant the history then lists
+    const hist = await api("/api/chips/history", { token: g.token });
     s.data = { b, hist };
   } catch (e) {
     toast(errorText(e));

@@ -3,7 +3,7 @@
 // chart, and each person's rating change at the end of a game. The routes are docs/protocol.md §5.
 import { api } from "./net.js";
 import { h, $, app, store, toast } from "./dom.js";
-import { t, getLang } from "./i18n.js";
+import { t, tn, getLang } from "./i18n.js";
 import { header, langSelect } from "./chrome.js";
 import { errorText } from "./model.js";
 
@@ -158,11 +158,11 @@ export async function renderProfile(handle) {
     h("h1", { id: "profile-name" }, p.nickname, p.account ? null : h("span", { class: "mark" }, t("guest_mark"))),
     h("p", { class: "since" }, t("member_since", { date: when(p.since) })),
     h("ul", { class: "stats", id: "profile-stats" },
-      h("li", {}, t("games_played", { n: p.games.played })),
-      h("li", {}, t("games_won", { n: p.games.won })),
-      h("li", {}, t("pollonas_given", { n: p.pollonas.given })),
-      h("li", {}, t("pollonas_suffered", { n: p.pollonas.suffered })),
-      h("li", {}, t("viajeras_n", { n: p.viajeras }))),
+      h("li", {}, tn("games_played", p.games.played)),
+      h("li", {}, tn("games_won", p.games.won)),
+      h("li", {}, tn("pollonas_given", p.pollonas.given)),
+      h("li", {}, tn("pollonas_suffered", p.pollonas.suffered)),
+      h("li", {}, tn("viajeras_n", p.viajeras))),
     h("h2", {}, t("ratings")),
     ratings.length ? h("ul", { class: "ratings" }, ratings) : h("p", { id: "no-ratings" }, t("no_ratings")),
     h("h2", {}, t("recent_games")),

@@ -114,8 +114,10 @@ async function openGame(id) {
   } catch (e) {
     if (G.id !== id) return;
     const over = e.status === 409;
+    // replaceChildren() writes a null out as "null": the table's link only when there is one.
     main.replaceChildren(h("p", { class: "error", id: "game-error" }, over ? t("g_not_over") : e.status === 404 ? t("g_no_game") : M.errorText(e)),
-      over ? link(`/t/${tid}`, t("g_to_table"), { id: "to-table", class: "button-link" }) : null);
+      ...(over ? [link(`/t/${tid}`, t("g_to_table"), { id: "to-table", class: "button-link" })] : []),
+      h("p", {}, link("/", t("back_home"), { id: "game-home" })));
     return;
   }
   const q = new URLSearchParams(location.search);
@@ -454,8 +456,14 @@ function losses() {
 // -- lists of games ---------------------------------------------------------------------------------
 
 function gameItem(g) {
-  const who = (g.seats || []).map((s, i) => (s.kind === "bot" ? M.BOT_NAMES[i] : s.nickname || "?")).join(", ");
-  const res = g.won === undefined ? (g.winner ? t("g_winner", { pair: pairOf("AB".indexOf(g.winner)) }) : g.abandoned ? t("g_abandoned") : "") : t(g.won ? "g_won" : "g_lost");
+  const names = (g.seats || []).map((s, i) => (s.kind === "bot" ? M.BOT_NAMES[i] : s.nickname || "?"));
+  // To someone who was not at the table "Nosotros" means nothing: each pair goes by its players
+  // (partners sit across: seats 0 and 2 are pair A, 1 and 3 pair B).
+  const pair = (p) => t("g_pair", { a: names[p], b: names[p + 2] });
+  const four = names.length === 4;
+  const who = four ? `${pair(0)} ${t("g_vs")} ${pair(1)}` : names.join(", ");
+  const winner = g.winner && four ? t("g_winner", { pair: pair("AB".indexOf(g.winner)) }) : g.abandoned ? t("g_abandoned") : "";
+  const res = g.won === undefined ? winner : t(g.won ? "g_won" : "g_lost");
   return h("li", { class: "game-item" },
     link(`/g/${encodeURIComponent(g.table)}`, `${when(g.finished)} · ${g.preset ? t(`variant_${g.preset}`) : rulesText(g.rules)}`),
     who ? ` · ${who}` : "", res ? ` · ${res}` : "", g.change !== null && g.change !== undefined ? ` · ${num(g.change)}` : "");

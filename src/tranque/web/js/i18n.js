@@ -254,6 +254,11 @@ const ES = {
   pollonas_given: "{n} pollonas dadas",
   pollonas_suffered: "{n} pollonas sufridas",
   viajeras_n: "{n} viajeras",
+  games_played_one: "{n} partida jugada",
+  games_won_one: "{n} ganada",
+  pollonas_given_one: "{n} pollona dada",
+  pollonas_suffered_one: "{n} pollona sufrida",
+  viajeras_n_one: "{n} viajera",
   ratings: "Ranking",
   rating_provisional: "{n}?",
   rated_games: "{n} partidas con ranking",
@@ -527,6 +532,10 @@ const EN = {
   pollonas_given: "{n} pollonas given",
   pollonas_suffered: "{n} pollonas suffered",
   viajeras_n: "{n} viajeras",
+  games_played_one: "{n} game played",
+  pollonas_given_one: "{n} pollona given",
+  pollonas_suffered_one: "{n} pollona suffered",
+  viajeras_n_one: "{n} viajera",
   ratings: "Rating",
   rating_provisional: "{n}?",
   rated_games: "{n} rated games",
@@ -585,6 +594,13 @@ export function setLang(code) {
   } catch {
     /* keep it for this page only */
   }
+}
+
+/** A count's sentence in the language's plural form: `{key}_one` for one, where it has one. */
+export function tn(key, n, args = {}) {
+  const table = STRINGS[getLang()] || ES;
+  const one = new Intl.PluralRules(getLang()).select(n) === "one" && `${key}_one` in table;
+  return t(one ? `${key}_one` : key, { ...args, n });
 }
 
 export function t(key, args = {}) {

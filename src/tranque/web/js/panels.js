@@ -153,10 +153,16 @@ function resultPanel(m) {
   if (o.viajera) marks.push(h("span", { class: "mark viajera" }, t("viajera")));
   const { ours, us, them } = M.columns(m);
   const scores = m.state.scores || v.scores;
+  // On a phone the result, the countdown and "Seguir" come first, in the first screen; the four
+  // hands, the checks and the phrases (only to other people at the table) after.
+  const people = M.mySeat(m) !== null && ((m.info && m.info.seats) || []).some((s, i) => i !== M.mySeat(m) && s && s.kind === "person");
   return h("section", { class: "panel result", id: "result" },
     h("h2", { id: "result-title" }, t("hand_over", { n: v.hand_number }), " — ", h("span", { class: `kind kind-${o.kind}` }, kind), marks),
     h("p", { class: "outcome" }, M.outcomeText(m, o)),
     h("p", { class: "points" }, o.winning_pair !== null ? M.pairText(m, "points_for", o.winning_pair, { points: o.points }) : t("nobody_scores")),
+    h("p", { class: "score-line" }, t("score_now", { us, them, a: scores[ours], b: scores[1 - ours] })),
+    r.gameOver ? gameOverBlock(m) : nextHandLine(m),
+    resultButtons(m, r),
     h("div", { class: "final-hands" }, order.map((s) => {
       const tiles = splitTiles(v.final_hands[s]);
       return h("div", { class: `final-hand${o.winner === s ? " winner" : ""}`, "data-seat": s },
@@ -165,16 +171,17 @@ function resultPanel(m) {
         h("div", { class: "fh-tiles" }, tiles.length ? tiles.map((x) => staticTile(x)) : h("span", { class: "none" }, t("no_tiles"))));
     })),
     v.sleepers ? h("div", { class: "sleepers" }, h("div", { class: "fh-who" }, t("sleepers")), h("div", { class: "fh-tiles" }, splitTiles(v.sleepers).map((x) => staticTile(x)))) : null,
-    h("p", { class: "score-line" }, t("score_now", { us, them, a: scores[ours], b: scores[1 - ours] })),
     h("p", { class: `verify-line ${ok === null ? "" : ok ? "ok" : "bad"}` },
       ok === null ? t("verifying") : ok ? t("verified_ok") : t("verified_bad"),
       " ", h("button", { class: "link", onclick: () => (M.closeResult(m), (m.panel = "verify"), app.render()) }, t("see_checks"))),
-    r.gameOver ? gameOverBlock(m) : nextHandLine(m),
-    phrasesBar(m),
-    h("div", { class: "row" },
+    people ? phrasesBar(m) : null);
+}
+
+function resultButtons(m, r) {
+  return h("div", { class: "row" },
       r.gameOver && !M.betweenGames(m)
         ? h("button", { id: "see-sheet", onclick: () => (M.closeResult(m), (m.panel = "sheet"), app.render()) }, t("planilla"))
-        : h("button", { id: "continue", class: "primary", onclick: () => (M.closeResult(m), app.render()) }, t("continue"))));
+        : h("button", { id: "continue", class: "primary", onclick: () => (M.closeResult(m), app.render()) }, t("continue")));
 }
 
 // -- the end of a game -------------------------------------------------------------------------------

@@ -123,7 +123,8 @@ function sit(m, seat) {
 // -- the chain ----------------------------------------------------------------------------------
 
 function chainView(m) {
-  const ends = m.state.ends || (m.result && m.result.view.ends);
+  // The finished hand's ends only over its chain: the next deal empties the chain, and its ends.
+  const ends = m.state.ends || (m.result && m.chain.length ? m.result.view.ends : null);
   const sel = m.selected;
   const selMoves = sel ? movesFor(m, sel) : [];
   const endBadge = (side) => {
