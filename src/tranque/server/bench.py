@@ -51,9 +51,11 @@ def start_server(
     Every client of a benchmark is one address, so the per-client limits are off.
     """
     cmd = [sys.executable, "-m", "tranque.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
-    cmd += ["--db", db, "--rate", "1000", *extra]
+    # Every deal stays on show for the redeal window at a table with a person (the same for every
+    # hand, so that nobody learns who may ask): a benchmark measures plays, not that pause.
+    cmd += ["--db", db, "--rate", "1000", "--redeal-window", "0", *extra]
     cmd += ["--guests-per-minute", "0", "--tables-per-minute", "0", "--max-sockets-per-ip", "0"]
-    cmd += ["--max-open-tables", "0", "--api-gets-per-minute", "0"]
+    cmd += ["--max-open-tables", "0", "--api-gets-per-minute", "0", "--max-http-per-ip", "0"]
     with contextlib.ExitStack() as files:
         err = subprocess.DEVNULL if log is None else files.enter_context(log.open("a"))
         server = subprocess.Popen(
