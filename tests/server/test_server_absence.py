@@ -32,7 +32,8 @@ def _event(client: TableClient, kind: str, **fields: Any) -> bool:
 def test_one_who_never_comes_is_away_a_bot_plays_for_him_and_the_table_nobody_came_to_ends(
     server_factory: Any,
 ) -> None:
-    server = server_factory("--arrival-window", "2", "--abandon-after", "2")
+    # Bots slow enough that the game is still on when the table is found abandoned.
+    server = server_factory("--arrival-window", "2", "--abandon-after", "2", "--bot-delay", "0.3")
     base = server.base
 
     async def go() -> None:
