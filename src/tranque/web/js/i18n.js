@@ -533,6 +533,7 @@ const EN = {
   pollonas_suffered: "{n} pollonas suffered",
   viajeras_n: "{n} viajeras",
   games_played_one: "{n} game played",
+  games_won_one: "{n} won",
   pollonas_given_one: "{n} pollona given",
   pollonas_suffered_one: "{n} pollona suffered",
   viajeras_n_one: "{n} viajera",
