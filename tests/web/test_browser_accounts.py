@@ -69,7 +69,7 @@ def test_claim_log_in_elsewhere_and_log_out_everywhere(
     es.wait_for_selector("#profile-name")
     assert es.url.endswith("/u/ana")
     assert es.locator("#profile-name").inner_text() == "ana"
-    assert "1 partidas jugadas" in es.locator("#profile-stats").inner_text()
+    assert "1 partida jugada" in es.locator("#profile-stats").inner_text()
     links = es.locator("#recent-games a").evaluate_all(
         "els => els.map(e => e.getAttribute('href'))"
     )
