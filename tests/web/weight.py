@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 # The first load's budget on the wire, sounds aside (they are made in the browser, not fetched).
-BUDGET = 60 * 1024
+BUDGET = 64 * 1024  # the bar issue 29 sets ("first load under 64 KB on the wire")
 
 
 def first_load(browser: Any, url: str) -> list[dict[str, Any]]:
