@@ -13,7 +13,7 @@ import asyncio
 import secrets
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -159,13 +159,7 @@ class ServerRoutes:
         info = row["info"]
         if row["status"] == "over" and "seats" in info:
             return JSONResponse(info)
-        try:
-            rebuilt = await self._replays.table(tid)
-        except HttpError as exc:
-            return _refusal(exc)
-        if rebuilt is None:
-            return _error(404, "no_table", f"there is no table {tid!r}")
-        return Response(rebuilt.info, media_type="application/json")
+        return await self._rebuilt(tid, "info")
 
     async def table_record(self, request: Request) -> Response:
         """The table's record (a game's, or a match's under Miami rules): finished hands only
@@ -184,13 +178,18 @@ class ServerRoutes:
         if row["status"] == "expired":
             return _expired(tid)
         # Live on another node (or between owners): its finished hands, from the log.
+        return await self._rebuilt(tid, "record")
+
+    async def _rebuilt(self, tid: str, part: Literal["info", "record"]) -> Response:
+        """The info or record of a table rebuilt from its log, off the loop and kept
+        (``server.replays``): 503 ``busy`` when too many wait, 404 when there is no log."""
         try:
             rebuilt = await self._replays.table(tid)
         except HttpError as exc:
             return _refusal(exc)
         if rebuilt is None:
             return _error(404, "no_table", f"there is no table {tid!r}")
-        return Response(rebuilt.record, media_type="application/json")
+        return Response(getattr(rebuilt, part), media_type="application/json")
 
     async def table_history(self, request: Request) -> Response:
         """The table's events in their public form (what a spectator saw), from the log, a page
