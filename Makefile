@@ -8,7 +8,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 CHROMIUM ?= /usr/bin/chromium
 NGINX ?= /usr/sbin/nginx
 
-.PHONY: run play test test-fast lint typecheck browser nginx bench clean
+.PHONY: run play test test-fast lint typecheck browser nginx lighthouse bench bench-compare clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -34,6 +34,7 @@ play: $(SERVER_STAMP)
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
+	$(BIN)/lint-imports
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
@@ -57,7 +58,23 @@ nginx:
 	    echo "nginx is missing: run 'sudo apt-get install nginx'"; exit 1; \
 	  fi; }
 
-test: lint typecheck browser nginx
+# Lighthouse 11 (the last with the PWA checks) for tests/web/test_app_install.py, pinned by its
+# lock file; installed again only when the lock file changes. Node and npm come from Debian.
+LIGHTHOUSE_DIR := tests/web/lighthouse
+LIGHTHOUSE_STAMP := $(LIGHTHOUSE_DIR)/node_modules/.installed
+$(LIGHTHOUSE_STAMP): $(LIGHTHOUSE_DIR)/package-lock.json
+	@command -v npm >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+	  else \
+	    echo "npm is missing: run 'sudo apt-get install nodejs npm'"; exit 1; \
+	  fi; }
+	cd $(LIGHTHOUSE_DIR) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $(LIGHTHOUSE_STAMP)
+
+lighthouse: $(LIGHTHOUSE_STAMP)
+
+test: lint typecheck browser nginx lighthouse
 	$(BIN)/pytest
 
 test-fast: $(DEV_STAMP)
@@ -66,5 +83,13 @@ test-fast: $(DEV_STAMP)
 bench: $(DEV_STAMP)
 	$(BIN)/tranque bench engine
 
+# tranque beside the bare reference relay in one sitting, alternating (docs/server.md): the
+# ratio of server CPU per move flat out and at 2,000 tables x 1 move/s. The relay is an outside
+# program: RELAY=DIR (or TRANQUE_RELAY in the environment) names its folder, ROUNDS the rounds.
+ROUNDS ?= 3
+RELAY ?=
+bench-compare: $(SERVER_STAMP)
+	$(BIN)/tranque bench compare --rounds $(ROUNDS) --kind flat --kind slow $(if $(RELAY),--relay $(RELAY))
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

@@ -138,7 +138,7 @@ class ServerProcess:
         self.proc.wait(timeout=10)
         with contextlib.suppress(Exception):
             self.proc.communicate(timeout=5)
-        self.proc = None
+        self._let_go()
 
     def stop(self) -> str:
         if self.proc is None:
@@ -149,8 +149,18 @@ class ServerProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.communicate(timeout=10)
-        self.proc = None
+        self._let_go()
         return self.errors()
+
+    def _let_go(self) -> None:
+        """Close our end of the server's stdout: a killed server's worker processes may hold
+        the pipe open past ``communicate``'s timeout, and an unclosed pipe is a warning (an
+        error here) in whichever test the collector happens to run in."""
+        assert self.proc is not None
+        if self.proc.stdout is not None:
+            with contextlib.suppress(Exception):
+                self.proc.stdout.close()
+        self.proc = None
 
 
 @pytest.fixture
@@ -159,11 +169,30 @@ def server_fast_args() -> list[str]:
     return []
 
 
+SERVERS = pytest.StashKey[list[ServerProcess]]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed test that ran servers gets the end of each one's log in its report: a failure
+    seen only on another machine (a browser test under load) can then be read from its output."""
+    report = yield
+    if report.failed:
+        for i, sp in enumerate(item.stash.get(SERVERS, [])):
+            with contextlib.suppress(OSError):
+                report.sections.append((f"server {i} log (end)", sp.errors()[-4000:]))
+    return report
+
+
 @pytest.fixture
-def server_factory(tmp_path: Path, server_fast_args: list[str]) -> Iterator[Any]:
+def server_factory(
+    request: pytest.FixtureRequest, tmp_path: Path, server_fast_args: list[str]
+) -> Iterator[Any]:
     """``make(*extra, db=None, fast=True, env=None)`` starts a server (``env``: variables added
-    to its environment); every one is stopped afterwards."""
+    to its environment); every one is stopped afterwards. A failed test's report ends with each
+    server's log (``pytest_runtest_makereport``)."""
     made: list[ServerProcess] = []
+    request.node.stash[SERVERS] = made
 
     def make(
         *extra: str, db: Path | None = None, fast: bool = True, env: dict[str, str] | None = None

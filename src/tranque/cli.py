@@ -14,20 +14,25 @@ import sys
 from collections.abc import Sequence
 
 import tranque
-from tranque.commands import EXTRA_OF, CommandError, MissingExtraError
+from tranque.commandline import EXTRA_OF, CommandError, MissingExtraError
 from tranque.rules.errors import RulesError
 
 # Modules that add subcommands. Each defines register(subparsers) -> None and sets
 # ``func`` on its parsers, importing its third-party packages only inside ``func``.
 _COMMAND_MODULES = (
-    "tranque.commands.play",
-    "tranque.commands.replay",
-    "tranque.commands.bench",
+    "tranque.arena.play",
+    "tranque.fair.replay",
+    "tranque.bench.engine",
     "tranque.fair.commands",
     "tranque.arena.commands",
     "tranque.analysis.commands",
+    "tranque.server.fairplay_commands",
+    "tranque.tournament.commands",
+    "tranque.bench.commands",
     "tranque.server.commands",
     "tranque.server.ledger",
+    "tranque.server.admin",
+    "tranque.server.schedule_commands",  # after tranque.tournament.commands: it adds to it
 )
 
 # A command that needs a whole extra, whichever of its packages is found missing first.

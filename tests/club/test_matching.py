@@ -112,15 +112,125 @@ def test_a_guest_whose_ticket_was_lost_is_told_and_a_seated_one_is_told_where() 
         for g in told:
             await qm.join(Ticket(g, g, "havana", clock[0]), told[g].append)
         await qm.step()
-        assert opened == [] and told == {"a": [], "b": []}
+        # "a" was answered 1 when he came; "b" came after: "a" is told the new count.
+        assert opened == [] and told == {"a": [count(2)], "b": []}
         del q.tickets["b"]  # as after a Redis restart
         clock[0] += 1
         await qm.step()
         assert told["b"] == []  # not yet: a ticket is missing a moment while its table opens
+        assert told["a"] == [count(2), count(1)]
         clock[0] += FILL
         await qm.step()
         assert opened == [["a", None, None, None]]
-        assert told["a"] == [{"type": "matched", "table": "t1", "seat": 0}]
+        assert told["a"][2:] == [{"type": "matched", "table": "t1", "seat": 0}]
         assert told["b"] == [{"type": "unqueued", "reason": "lost"}]
 
     asyncio.run(go())
+
+
+def count(n: int) -> dict[str, Any]:
+    return {"type": "queue_count", "waiting": n}
+
+
+def test_the_count_is_pushed_to_everyone_waiting_when_it_changes_and_only_then() -> None:
+    """Issue 29, bug 10: the first to come read "just you" while the third read "3"."""
+    from tranque.club.quickmatch import QuickMatch
+
+    async def go() -> None:
+        q = LocalQueue()
+
+        async def open_table(seating: Any) -> str:
+            return "t1"
+
+        qm = QuickMatch(q, open_table, lambda: 100.0, fill=FILL, variants=["havana", "miami"])
+        told: dict[str, list[dict[str, Any]]] = {g: [] for g in "abcm"}
+        answers = {}
+        for g in "abc":
+            answers[g] = await qm.join(Ticket(g, g, "havana", 100.0), told[g].append)
+            await qm.step()
+        await qm.join(Ticket("m", "m", "miami", 100.0), told["m"].append)  # another queue
+        await qm.step()
+        await qm.step()  # nothing changed: nothing more is sent
+        assert [answers[g]["waiting"] for g in "abc"] == [1, 2, 3]
+        assert told == {"a": [count(2), count(3)], "b": [count(3)], "c": [], "m": []}
+        await qm.leave("b")
+        await qm.step()
+        assert told["a"][-1] == told["c"][-1] == count(2) and told["m"] == []
+
+    asyncio.run(go())
+
+
+def test_a_party_is_seated_at_its_first_friends_fill_time_not_the_seconds_friends() -> None:
+    """Issue 29, bug 15: the fill clock restarted when the friend came (35 s, not 15)."""
+    first = Ticket("f0", "f", "havana", 0.0, "p1")
+    friend = Ticket("f1", "f", "havana", 10.0, "p1")
+    assert form_tables([first, friend], FILL - 1, fill=FILL) == []
+    (table,) = form_tables([first, friend], FILL, fill=FILL)  # 15 s after the first came
+    assert [t and t.guest for t in table.seats] == ["f0", None, "f1", None]
+
+
+def test_making_a_party_or_queueing_again_keeps_the_clock_and_the_friend_learns_who() -> None:
+    from tranque.club.quickmatch import QuickMatch
+
+    async def go() -> None:
+        q = LocalQueue()
+
+        async def open_table(seating: Any) -> str:
+            return "t1"
+
+        qm = QuickMatch(q, open_table, lambda: 100.0, fill=FILL, variants=["havana", "miami"])
+        first = await qm.join(Ticket("ana", "Ana", "havana", 100.0), lambda f: None)
+        party = await qm.join(Ticket("ana", "Ana", "havana", 107.0, "p1"), lambda f: None)
+        assert party["since"] == first["since"] == 100.0 and party["partner"] is None
+        friend = await qm.join(Ticket("bea", "Bea", "havana", 110.0, "p1"), lambda f: None)
+        assert friend["partner"] == "Ana"
+        other = await qm.join(Ticket("ana", "Ana", "miami", 111.0), lambda f: None)
+        assert other["since"] == 111.0  # another queue: arriving anew
+
+    asyncio.run(go())
+
+
+@st.composite
+def queues_with_blocks(draw: st.DrawFn) -> tuple[list[Ticket], float, set[frozenset[str]]]:
+    """Real queues where some people block others: a block is known to both tickets (the
+    server reads both directions when a person queues)."""
+    tickets, now = draw(queues())
+    guests = [t.guest for t in tickets]
+    blocked: set[frozenset[str]] = set()
+    if len(guests) >= 2:
+        pairs = st.tuples(st.sampled_from(guests), st.sampled_from(guests))
+        blocked = {frozenset(p) for p in draw(st.lists(pairs, max_size=12)) if p[0] != p[1]}
+    with_avoid = [
+        Ticket(t.guest, t.nickname, t.variant, t.since, t.party, t.rating,
+               tuple(sorted(g for p in blocked if t.guest in p for g in p if g != t.guest)))
+        for t in tickets
+    ]  # fmt: skip
+    return with_avoid, now, blocked
+
+
+@given(queues_with_blocks())
+def test_two_people_of_whom_one_blocks_the_other_never_sit_together(
+    q: tuple[list[Ticket], float, set[frozenset[str]]],
+) -> None:
+    tickets, now, blocked = q
+    tables = form_tables(tickets, now, fill=FILL)
+    seated = [t.guest for s in tables for t in s.people]
+    assert len(seated) == len(set(seated))
+    for s in tables:
+        people = [t.guest for t in s.people]
+        for i, a in enumerate(people):
+            for b in people[i + 1 :]:
+                assert frozenset((a, b)) not in blocked, (a, b)  # a party's friends too
+        if len(people) < 4:
+            assert any(now - t.since >= FILL for t in s.people)
+
+
+def test_a_blocked_person_waits_for_another_table_rather_than_sit_with_his_blocker() -> None:
+    t = [Ticket(f"g{i}", f"n{i}", "havana", float(i)) for i in range(5)]
+    t[0] = Ticket("g0", "n0", "havana", 0.0, avoid=("g1",))
+    t[1] = Ticket("g1", "n1", "havana", 1.0, avoid=("g0",))
+    [table] = form_tables(t, 2.0, fill=FILL)
+    assert sorted(p.guest for p in table.people) == ["g0", "g2", "g3", "g4"]
+    # At the fill time he is seated with bots rather than with him.
+    tables = form_tables(t[:2], 20.0, fill=FILL)
+    assert [[p.guest for p in s.people] for s in tables] == [["g0"], ["g1"]]

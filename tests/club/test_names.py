@@ -130,7 +130,7 @@ def test_every_bot_and_level_is_reserved_and_the_bots_names_are_the_clients() ->
 
     for word in (*LEVELS, *bot_names()):
         assert reserved(word), word
-    model = (Path(__file__).parents[2] / "src/tranque/web/js/model.js").read_text()
+    model = (Path(__file__).parents[2] / "src/tranque/web/js/seats.js").read_text()
     listed = re.search(r"export const BOT_NAMES = \[([^\]]*)\]", model)
     assert listed is not None
     assert tuple(re.findall(r'"([^"]+)"', listed.group(1))) == BOT_NAMES

@@ -64,6 +64,38 @@ def test_the_redis_queue_says_which_queues_are_busy_in_one_round_trip(redis_url:
     asyncio.run(go())
 
 
+async def _singles_for_a_free_seat(q: MatchQueue) -> None:
+    """A table's free seat (``fill``) takes people who wait alone, the longest-waiting first,
+    each once; a party's friends are left to be seated together."""
+    await q.join(Ticket("late", "late", "oriente@100", 5.0))
+    await q.join(Ticket("early", "early", "oriente@100", 1.0))
+    await q.join(Ticket("f1", "f1", "oriente@100", 0.5, party="p"))
+    await q.join(Ticket("other", "other", "oriente", 0.1))
+    assert [t.guest for t in await q.take_singles("oriente@100", 1)] == ["early"]
+    assert [t.guest for t in await q.take_singles("oriente@100", 5)] == ["late"]
+    assert await q.take_singles("oriente@100", 1) == []
+    assert await q.present(["early", "late", "f1", "other"]) == {"f1", "other"}
+
+
+def test_a_free_seat_takes_the_longest_waiting_single_on_both_adapters(redis_url: str) -> None:
+    from tranque.runtime.redis_club import RedisQueue
+
+    asyncio.run(_singles_for_a_free_seat(LocalQueue()))
+
+    async def go() -> None:
+        q = RedisQueue(redis_url, "test-" + secrets.token_hex(6))
+        try:
+            await _singles_for_a_free_seat(q)
+        finally:
+            client: Any = q._client
+            keys = [k async for k in client.scan_iter(match=q.prefix + "*")]
+            if keys:
+                await client.delete(*keys)
+            await q.close()
+
+    asyncio.run(go())
+
+
 class CountingDirectory(LocalDirectory):
     """The in-process directory, counting the looks at its version."""
 

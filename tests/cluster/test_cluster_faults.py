@@ -17,7 +17,7 @@ from typing import Any
 import asyncpg
 import pytest
 from frame_scanner import scan_all
-from test_server_e2e import assert_verifies
+from test_server_e2e import assert_verifies, handles_of
 from tests.conftest import Cluster, need_service
 
 from tranque.client import TableClient, create_table, get_json, new_guest, random_legal
@@ -105,7 +105,9 @@ def test_kill_9_the_owner_mid_hand_the_game_ends_on_the_other_node_as_without_th
             killed = time.monotonic()
             await watcher.wait_for(lambda c: c.seq > at + 1, 60)
             took = time.monotonic() - killed
-        record = await _finish(clients, tasks, cluster.bases[1])
+        record = dict(await _finish(clients, tasks, cluster.bases[1]))
+        # The people who sat, by their handles: this run's own guests, the kill or not.
+        assert record.pop("players") == await handles_of(cluster.bases[1], clients)
         log = await _events(url, tid)
         _epochs_never_fork(log)
         if kill:
@@ -278,7 +280,7 @@ def test_nodes_starting_at_once_on_an_empty_database_migrate_once_and_all_serve(
         con = await asyncpg.connect(pg_url)
         try:
             assert [r["version_num"] for r in await con.fetch("SELECT * FROM alembic_version")] == [
-                "0006c"
+                "0013a"
             ]
         finally:
             await con.close()

@@ -15,7 +15,7 @@ from test_server_e2e import seat_four
 from tranque.client import get_json, random_legal
 from tranque.club.ratings import Skill, rate
 
-NEW = {"rating": 1500, "provisional": True, "games": 0}
+NEW = {"rating": 1500, "provisional": True, "games": 0, "completion": None}
 
 
 def told(c: Any, kind: str) -> list[dict[str, Any]]:

@@ -76,6 +76,6 @@ def test_migrate_by_hand_on_postgresql_and_sqlite(pg_url: str, tmp_path: Path) -
     for url in (pg_url, f"sqlite:///{tmp_path / 'm.db'}"):
         first = _tranque("migrate", "--db", url)
         assert first.returncode == 0, first.stderr
-        assert "revision 0006c" in first.stdout
+        assert "revision 0013a" in first.stdout
         again = _tranque("migrate", "--db", url)  # nothing left to do
-        assert again.returncode == 0 and "revision 0006c" in again.stdout
+        assert again.returncode == 0 and "revision 0013a" in again.stdout

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from tranque.arena.play import play_game
 from tranque.bots import make_bot
 from tranque.cli import main
-from tranque.commands.play import play_game
 from tranque.rules.variants import HAVANA, ORIENTE
 
 GOLDEN = Path(__file__).parent.parent / "golden"

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 from rich.console import Console
 
+from tranque.arena.play import final_line, pick_move, play_game
 from tranque.bots import make_bot
-from tranque.commands.play import final_line, pick_move, play_game
 from tranque.rules import HAVANA, MIAMI, ORIENTE, Action, Deal, GameState, HandState, Phase, Rules
 from tranque.rules.views import seat_view
 

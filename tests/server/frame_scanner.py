@@ -127,3 +127,27 @@ def scan(frames: list[str], seat: int | None, record: dict[str, Any]) -> Scanned
 def scan_all(clients: list[Any], record: dict[str, Any], at_least: int) -> list[Scanned]:
     """Scan each seat's client (seat = its index) and ask each scan to have proved something."""
     return [scan(c.frames, s, record).at_least(at_least) for s, c in enumerate(clients)]
+
+
+# What only moderators may read: the screen's figures and flags, reports and who sent them.
+MODERATION_WORDS = (
+    "report", "flag", "reasons", "z_edge", "z_partner", "z_strength", "hindsight_edge",
+    "partner_edge", "stronger_than_the_strong_bot", "moderation", "warnings",
+)  # fmt: skip
+
+
+def assert_no_moderation(texts: list[str], secrets: list[str]) -> int:
+    """No frame or page a non-moderator got names a flag, a report, its reason or its sender
+    (``secrets``: the reporters' handles, the reasons given...). How many texts were looked at:
+    a scan of nothing proves nothing."""
+    for text in texts:
+        low = text.lower()
+        for word in (*MODERATION_WORDS, *secrets):
+            assert word.lower() not in low, f"{word!r} left the server in {text[:300]}"
+    return len(texts)
+
+
+def private_leaks(frames: list[str], secrets: list[str]) -> list[str]:
+    """The frames that carry any of these words (another person's friends, his privacy's
+    fields): none may reach whoever they are not about. Returns the frames that leaked."""
+    return [f for f in frames if any(s.casefold() in f.casefold() for s in secrets)]

@@ -11,7 +11,7 @@ from typing import Any
 from tranque.club.ratings import Skill, rate
 from tranque.server.seat_ratings import SeatRatings
 from tranque.store import open_store
-from tranque.store.club import SqlProfiles
+from tranque.store.club import SqlAccounts, SqlProfiles
 from tranque.table.owner import TableOwner
 from tranque.table.ports import Entry
 from tranque.table.service import TableService, TableSettings, fixed_seeds
@@ -79,7 +79,10 @@ def test_many_tables_at_once_are_one_lookup_per_preset_and_a_change_is_looked_up
         try:
             after = await _rated(store)
             told = Told()
-            sr = SeatRatings(SqlProfiles(store).ratings_of, told)
+            profiles = SqlProfiles(store)
+            await store.add_guest("gB", "Beto", 0.0)  # an account holder: his name is a link
+            await SqlAccounts(store).create_account("gB", "beto", "beto", "beto", "h", "s", 0.0)
+            sr = SeatRatings(profiles.ratings_of, told, names=profiles.account_names)
             mixed = [("person", "gB"), ("bot", "heuristic"), ("person", "newcomer"), ("empty", "")]
             owners = [
                 _owner(f"h{i}", "havana", [("person", g) for g in PEOPLE]) for i in range(150)
@@ -92,13 +95,18 @@ def test_many_tables_at_once_are_one_lookup_per_preset_and_a_change_is_looked_up
             assert sr.lookups == 2  # 301 tables: one query for Havana, one for Oriente
             havana = {"preset": "havana", "seats": [
                 {"rating": a.rating, "provisional": True, "games": 1} for a in after]}  # fmt: skip
-            assert owners[0].seat_ratings == havana
+            assert owners[0].seat_ratings == havana | {"profiles": [None, "beto", None, None]}
+            havana["profiles"] = [None, "beto", None, None]
             new = {"rating": 1500, "provisional": True, "games": 0}
             assert owners[200].seat_ratings == {
                 "preset": "oriente",
                 "seats": [new, None, new, None],
+                "profiles": ["beto", None, None, None],
             }
-            assert custom.seat_ratings == {"preset": None, "seats": [None] * 4}
+            # Custom rules: no ratings, but the names still link.
+            assert custom.seat_ratings == {"preset": None, "seats": [None] * 4,
+                                           "profiles": [None] * 4}  # fmt: skip
+            assert sr.profiles(owners[200]) == ["beto", None, None, None]
             # Touched again without a change: the known ratings, no new lookup.
             assert sr.seats(owners[0]) == havana["seats"]
             assert sr.seats(owners[0]) == havana["seats"]

@@ -15,7 +15,7 @@ from club_client import ClubSocket, of
 from test_server_chips import chips_of, ledger_check
 
 from tranque.client import TableClient, create_table, get_history, get_json, new_guest
-from tranque.table import stakes as chips
+from tranque.ledger import stakes as chips
 
 
 def _frames_of(client: TableClient, kind: str) -> list[dict[str, Any]]:

@@ -118,7 +118,7 @@ def test_a_killed_worker_is_replaced_and_the_decision_still_comes(
         # A new worker took the decision again: the pool is back to its size.
         assert stats == {
             "workers": 1, "ready": 1, "busy": 1, "queued": 0, "replaced": 1, "retried": 1,
-            "analysing": 0, "analyses_queued": 0, "analysed": 0,
+            "analysing": 0, "analyses_queued": 0, "analysed": 0, "screened": 0,
         }  # fmt: skip
         (new_pid,) = worker_pids(server)
         assert new_pid != pid

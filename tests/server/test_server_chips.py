@@ -18,7 +18,7 @@ from club_client import ClubSocket
 from frame_scanner import scan
 
 from tranque.client import TableClient, create_table, get_json, new_guest, random_legal
-from tranque.table import stakes as chips
+from tranque.ledger import stakes as chips
 from tranque.table.chips import CRASH_POINTS
 
 TOP = 10_000  # its escrow is a whole opening grant: chips for exactly one such seat

@@ -90,11 +90,17 @@ def test_two_friends_in_a_party_are_partners_and_four_people_start_at_once(
         party = httpx.post(
             base + "/api/parties", headers={"Authorization": f"Bearer {host['token']}"}
         ).json()
-        assert party["link"].endswith(f"?party={party['party']}")
+        # The link names who made it, for the friend's page (issue 29, bug 15).
+        assert party["link"].endswith(f"?party={party['party']}&by=ana"), party
+        assert party["by"] == "ana"
         ana = await _queue(base, "ana", party["party"])
         solo1 = await _queue(base, "dan")
         solo2 = await _queue(base, "eva")
         bea = await _queue(base, "bea", party["party"])
+        # The friend is told, from the ticket waiting, who invited him; the first had nobody.
+        queued = [m for m in bea[1].messages if m["type"] == "queued"]
+        assert queued[-1]["partner"] == "ana", queued
+        assert [m["partner"] for m in ana[1].messages if m["type"] == "queued"] == [None]
         matched = await _seated([ana[1], solo1[1], solo2[1], bea[1]])
         assert len({m["table"] for m in matched}) == 1
         a, d, e, b = (m["seat"] for m in matched)
@@ -174,6 +180,71 @@ def test_the_lobby_lists_a_public_table_and_updates_when_it_fills(server_factory
         assert assert_nothing_secret(watcher.frames, _secrets([*people, spy_guest])) >= 3
         for c in [*clients, spy]:
             await c.close()
+
+    asyncio.run(_closing(go()))
+
+
+def test_the_lobby_marks_who_has_gone_and_drops_a_table_they_all_left(
+    server_factory: Any,
+) -> None:
+    """Issue 29, bug 3: a table everyone but one had left was listed "1 libre", and a newcomer
+    who sat waited for the absent. The lobby marks each person gone (his pages closed before
+    the start, or away in the game), never offers an away person's seat, and lists no table
+    whose people have all gone."""
+    base = server_factory().base
+
+    async def go() -> None:
+        watcher = await ClubSocket(base).open()
+        await watcher.send({"type": "lobby"})
+        await watcher.wait(of("lobby"))
+        ana, bea, cai = [await new_guest(base, n) for n in ("ana", "bea", "cai")]
+        waiting = await create_table(base, ana["token"], practice=False, seat=0, public=True)
+        tid = waiting["table"]
+
+        def row(tables: list[dict[str, Any]], table: str) -> dict[str, Any] | None:
+            return next((t for t in tables if t["table"] == table), None)
+
+        def away(tables: list[dict[str, Any]], table: str) -> list[bool] | None:
+            r = row(tables, table)
+            return None if r is None else [s["away"] for s in r["seats"]]
+
+        a = TableClient(base, ana["token"], tid)
+        await a.connect()
+        b = TableClient(base, bea["token"], tid)
+        await b.connect()
+        await b.do({"type": "sit", "seat": 1})
+        await watcher.wait_listing(lambda ts: away(ts, tid) == [False, False, False, False])
+        await b.close()  # Bea closes her page: she is still seated, but gone
+        got = await watcher.wait_listing(lambda ts: away(ts, tid) == [False, True, False, False])
+        line = row(got, tid)
+        assert line is not None and line["free"] == 2 and line["status"] == "waiting"
+        b = TableClient(base, bea["token"], tid)
+        await b.connect()  # back: marked here again
+        await watcher.wait_listing(lambda ts: away(ts, tid) == [False, False, False, False])
+        await b.close()
+        await a.close()  # both gone: the table is not offered to anyone
+        await watcher.wait_listing(lambda ts: row(ts, tid) is None)
+        assert all(t["table"] != tid for t in httpx.get(base + "/api/lobby").json()["tables"])
+
+        # A game under way: Cai goes away; his seat is marked, never free, and nobody is
+        # offered it (a table being played offers no seat).
+        playing = await create_table(base, ana["token"], practice=False, seat=0, public=True)
+        pid = playing["table"]
+        a = TableClient(base, ana["token"], pid)
+        await a.connect()
+        c = TableClient(base, cai["token"], pid)
+        await c.connect()
+        await c.do({"type": "sit", "seat": 2})
+        for seat in (1, 3):
+            await a.do({"type": "add_bot", "seat": seat})
+        await watcher.wait_listing(lambda ts: (row(ts, pid) or {}).get("status") == "playing")
+        await c.do({"type": "leave"})
+        got = await watcher.wait_listing(lambda ts: away(ts, pid) == [False, False, True, False])
+        line = row(got, pid)
+        assert line is not None and line["free"] == 0 and line["status"] == "playing"
+        await a.close()  # every person of it gone: out of the lobby
+        await watcher.wait_listing(lambda ts: row(ts, pid) is None)
+        await c.close()
 
     asyncio.run(_closing(go()))
 

@@ -8,11 +8,13 @@ import subprocess
 import sys
 from typing import Any
 
+import httpx
 import pytest
 from frame_scanner import record_hands, scan, scan_all
 from tests.conftest import Cluster
 
 from tranque.client import TableClient, create_table, get_json, new_guest, random_legal
+from tranque.rules.record import GUEST_PREFIX
 
 
 def assert_verifies(record: dict[str, Any]) -> None:
@@ -25,6 +27,20 @@ def assert_verifies(record: dict[str, Any]) -> None:
         check=False,
     )
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+async def handles_of(base: str, clients: list[TableClient]) -> list[str]:
+    """The stored record's ``players`` for a table of these guests, seat by seat: each one's
+    profile handle (docs/records.md), read from the server by the guest's own token. Two runs
+    of the same game seat different guests, so a record is compared with another without them,
+    and its ``players`` with this."""
+    handles = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for c in clients:
+            r = await http.post("/api/guests/renew", headers={"Authorization": f"Bearer {c.token}"})
+            r.raise_for_status()
+            handles.append(GUEST_PREFIX + r.json()["guest"])
+    return handles
 
 
 @pytest.fixture(params=["one node", "two nodes"])

@@ -41,11 +41,12 @@ def test_pages_files_and_api_carry_security_and_cache_headers(server: Any) -> No
             assert r.status_code == 200, url
             assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
             assert not {"etag", "last-modified", "accept-ranges"} & set(r.headers), url
-            # Scripts and styles: no sniffing, no referrer; the document-only headers are the
-            # page's (they would be a few hundred bytes on every module for nothing).
+            # Scripts, styles, the app's manifest and icons: no sniffing, no referrer; the
+            # document-only headers are the page's (they would be a few hundred bytes on every
+            # module for nothing).
             assert r.headers["x-content-type-options"] == "nosniff", url
             assert r.headers["referrer-policy"] == "no-referrer", url
-            if url.endswith((".js", ".css")):
+            if url.endswith((".js", ".css", ".png", ".webmanifest")):
                 assert "content-security-policy" not in r.headers, url
             else:
                 _security_headers(r)

@@ -31,7 +31,8 @@ def last_seat_ratings(c: Any) -> list[Any] | None:
     return None if r is None else list(r["seats"])
 
 
-NEW = {"rating": 1500, "provisional": True, "games": 0}
+# Before anyone has begun a table his completion rate is null (docs/club.md).
+NEW = {"rating": 1500, "provisional": True, "games": 0, "completion": None}
 
 
 def test_each_person_is_told_the_change_and_the_rematch_seats_show_the_new_ratings(
@@ -47,7 +48,12 @@ def test_each_person_is_told_the_change_and_the_rematch_seats_show_the_new_ratin
         watcher_guest = await new_guest(base, "mira")
         watcher = TableClient(base, watcher_guest["token"], tid, role="spectator")
         await watcher.connect()
-        assert watcher.last_sync["ratings"] == {"preset": "havana", "seats": [NEW] * 4}
+        # Guests all: no seat's name links to a profile.
+        assert watcher.last_sync["ratings"] == {
+            "preset": "havana",
+            "seats": [NEW] * 4,
+            "profiles": [None] * 4,
+        }
         await asyncio.gather(*(c.play_game(random_legal, timeout=900) for c in clients))
         for c in [*clients, watcher]:
             await c.wait_for(lambda c: bool(frames_of(c, "rating")), 30)
@@ -90,7 +96,10 @@ def test_each_person_is_told_the_change_and_the_rematch_seats_show_the_new_ratin
         new = next(m["table"] for m in frames_of(clients[0], "rematch") if m.get("table"))
         again = TableClient(base, tokens[0], new)
         await again.connect()
-        want = [{"rating": s["after"], "provisional": True, "games": 1} for s in rated["seats"]]
+        want = [
+            {"rating": s["after"], "provisional": True, "games": 1, "completion": 1.0}
+            for s in rated["seats"]
+        ]
         await again.wait_for(lambda c: last_seat_ratings(c) == want, 30)
         lobby = await get_json(base, "/api/lobby")
         line = next(t for t in lobby["tables"] if t["table"] == new)
@@ -132,7 +141,7 @@ def test_custom_rules_have_no_ratings(server: Any) -> None:
         await c.connect()
         await c.wait_for(lambda c: last_seat_ratings(c) == [None] * 4)
         told = [*frames_of(c, "ratings"), c.last_sync.get("ratings") or {}]
-        assert told[0] == {"preset": None, "seats": [None] * 4} | (
+        assert told[0] == {"preset": None, "seats": [None] * 4, "profiles": [None] * 4} | (
             {"type": "ratings"} if "type" in told[0] else {}
         )
         await c.close()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from frame_scanner import scan_all
-from test_server_e2e import seat_four
+from test_server_e2e import handles_of, seat_four
 
 from tranque.client import TableClient, get_json, random_legal
 
@@ -95,11 +95,13 @@ async def _crash_run(server_factory: Any, crash: bool, tmp_db: Any) -> dict[str,
         crashed = False
         tasks = await _play(clients, 100)
     await asyncio.gather(*tasks)
-    record = await get_json(sp.base, f"/api/tables/{tid}/record")
+    record = dict(await get_json(sp.base, f"/api/tables/{tid}/record"))
     scan_all(clients, record, at_least=GUARDED)
+    # The people who sat, by their handles: this run's own guests, the crash or not.
+    assert record.pop("players") == await handles_of(sp.base, clients)
     for c in clients:
         await c.close()
-    return dict(record)
+    return record
 
 
 @pytest.mark.slow

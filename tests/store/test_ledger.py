@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from tranque.ledger import stakes as chips
+from tranque.ledger.stakes import ChipError, TooFewChips
 from tranque.store import ledger as ledgers
 from tranque.store import open_store
 from tranque.store.audit import audit
 from tranque.store.chips import SqlChips
 from tranque.store.db import Store
-from tranque.table import stakes as chips
 from tranque.table.ports import Entry
-from tranque.table.stakes import ChipError, TooFewChips
 
 TOP = 10_000  # the top stake: its escrow (20,000) is exactly an opening grant
 DAY = 86_400.0

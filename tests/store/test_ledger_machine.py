@@ -28,16 +28,16 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from tranque.ledger import stakes as chips
+from tranque.ledger.stakes import TooFewChips
 from tranque.store import open_store
 from tranque.store.audit import audit
 from tranque.store.chips import SqlChips
 from tranque.store.db import Store
-from tranque.table import stakes as chips
 from tranque.table.chips import holders_of
 from tranque.table.model import TableSettings
 from tranque.table.ports import Entry
 from tranque.table.service import fixed_seeds, rebuild
-from tranque.table.stakes import TooFewChips
 
 EXAMPLES = int(os.environ.get("LEDGER_MACHINE_EXAMPLES", "25"))
 RUN = itertools.count()

@@ -32,7 +32,12 @@ def test_the_log_survives_reopening_and_concurrent_appends_share_commits(tmp_pat
         assert [e.seq for e in entries] == list(range(1, 101))
         assert entries[5].data == {"i": 6} and entries[5].ts == 6.0
         assert await store.unfinished_tables() == ["t1"]
-        assert (await store.load_record("t2")) == {"format": "tranque-game/1", "hands": []}
+        # Kept with who sat where (nobody sat at t2: four nulls).
+        assert (await store.load_record("t2")) == {
+            "format": "tranque-game/1",
+            "hands": [],
+            "players": [None, None, None, None],
+        }
         assert await store.load_record("t1") is None
         await store.set_meta("k", "1")
         await store.set_meta("k", "2")
@@ -42,7 +47,7 @@ def test_the_log_survives_reopening_and_concurrent_appends_share_commits(tmp_pat
     asyncio.run(go())
     con = sqlite3.connect(db)
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert con.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0006c"
+    assert con.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0013a"
     con.close()
 
 

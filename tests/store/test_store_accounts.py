@@ -65,7 +65,7 @@ def test_0006a_gives_every_account_a_unique_skeleton(url: str) -> None:
         try:
             await _old_accounts(store)
             await store.migrate()
-            assert await store.revision() == "0006c"
+            assert await store.revision() == "0013a"
             async with store._connect() as conn:
                 got = await conn.execute(sa.text("SELECT guest, name_skeleton FROM accounts"))
                 rows = {guest: skeleton for guest, skeleton in got}

@@ -71,5 +71,5 @@ def test_the_0002_migration_gives_tables_already_over_their_end_time(tmp_path: P
 
     asyncio.run(go())
     con = sqlite3.connect(db)
-    assert con.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0006c"
+    assert con.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0013a"
     con.close()

@@ -194,7 +194,11 @@ def test_the_clock_plays_for_a_silent_player_and_a_bot_takes_an_absent_seat() ->
         d.now = d.svc.next_wake() or d.now
         d.settle()
     assert any(e.type == "played" and e.data["by"] == "clock" for e in d.log)
-    # Seat 1 goes away: after the grace period a bot holds the seat.
+    # Once the first hand has ended (before it, a leave aborts a rated game: table.abort) ...
+    while not d.svc.published:
+        d.now = d.svc.next_wake() or d.now
+        d.settle()
+    # ... seat 1 goes away: after the grace period a bot holds the seat.
     d.apply(Entry(d.svc.seq + 1, "away", {"seat": 1}, d.now))
     assert not d.svc.seats[1].taken_over
     d.now += 31

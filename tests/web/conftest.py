@@ -6,6 +6,7 @@ Screenshots go to ``out/screenshots/`` (git-ignored), kept as test artifacts.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -57,6 +58,37 @@ def browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(autouse=True)
+def _closed_after(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every browser context a test opened is closed when it ends. Left open, the pages of a
+    module's earlier tests go on running (clocks, reconnects to servers that are gone) in the
+    browser the module shares, and take the CPU from the bots' workers of the tests after.
+    (Contexts that were open before the test, a module's own fixture's, are left alone.)"""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for ctx in browser.contexts:
+        if ctx not in before:
+            with contextlib.suppress(Exception):
+                ctx.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed browser test's report says where each of its pages was and what it showed."""
+    report = yield
+    browser = item.funcargs.get("browser") if report.failed else None  # type: ignore[attr-defined]
+    if browser is not None:
+        for i, page in enumerate(p for ctx in browser.contexts for p in ctx.pages):
+            with contextlib.suppress(Exception):
+                text = page.evaluate("document.body ? document.body.innerText : ''")
+                report.sections.append((f"page {i} {page.url}", text[-3000:]))
+    return report
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

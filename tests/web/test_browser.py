@@ -31,7 +31,12 @@ SPOKEN = re.compile(r"^(doble \w+|\w+-\w+)(, se puede jugar)?$")
 def new_page(browser: Any, viewport: dict[str, int] = PHONE, locale: str = "es-ES") -> Any:
     # Playwright's wait_for_function evaluates its string with eval, which the page's CSP
     # forbids; test_csp.py loads the page with the policy enforced.
-    ctx = browser.new_context(viewport=viewport, locale=locale, bypass_csp=True)
+    # The service worker is test_app_install.py's: here it is blocked, since with it in control
+    # one phone test's page once in a few never got a hand's end (not understood yet; noted in
+    # docs/web.md).
+    ctx = browser.new_context(
+        viewport=viewport, locale=locale, bypass_csp=True, service_workers="block"
+    )
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []
@@ -51,13 +56,15 @@ def try_click(page: Any, selector: str) -> bool:
     return False
 
 
-def step(page: Any, choose_end: bool = True) -> bool:
+def step(page: Any, choose_end: bool = True, carry_on: bool = True) -> bool:
     """Make whatever decision the page offers, by clicks; True if something was clicked.
 
     With ``choose_end`` False a tile that fits both ends is tapped but left with its two ends
-    offered, for the caller to see.
+    offered, for the caller to see. With ``carry_on`` False a hand's result is left open: a
+    caller waiting for it must not close it with "Seguir" when it comes between its own look
+    and this step's (then it waits for a result already gone).
     """
-    for sel in ("#continue", "#salgo", "#redeal-no"):
+    for sel in ("#continue", "#salgo", "#redeal-no")[0 if carry_on else 1 :]:
         if try_click(page, sel):
             return True
     if try_click(page, ".hand .tile.playable"):
@@ -104,7 +111,14 @@ def create_table(
 
 
 def hand_over(page: Any) -> bool:
-    return page.locator("#result").count() > 0
+    """A hand's end is on the page: its result, or the game's end when that hand ended the game
+    (at a low target the first hand often does; its result may be up for a moment only)."""
+    return bool(
+        page.evaluate(
+            "() => Boolean(document.querySelector('#result')"
+            " || (window.tranque && window.tranque.model.result))"
+        )
+    )
 
 
 def verified(page: Any, hand: int) -> bool | None:
@@ -182,8 +196,9 @@ def test_languages_spanish_by_default_english_complete(browser: Any, static_base
     assert page.locator("#play-title").inner_text() == "Jugar ahora"
     assert page.locator("html").get_attribute("lang") == "es"
     page.select_option("#lang", "en")
+    # The English words are fetched when first chosen (i18n.js loads one language with the page).
+    page.wait_for_function("document.documentElement.lang === 'en'")
     assert page.locator("#play-title").inner_text() == "Play now"
-    assert page.locator("html").get_attribute("lang") == "en"
     page.reload()
     assert page.locator("#play-title").inner_text() == "Play now"  # the choice is kept
     page.context.close()
@@ -194,6 +209,8 @@ def test_languages_spanish_by_default_english_complete(browser: Any, static_base
     keys = en.evaluate(
         """async () => {
           const I = await import('/js/i18n.js');
+          await I.setLang('es');  // each dictionary is loaded when its language is first used
+          await I.setLang('en');
           const es = Object.keys(I.STRINGS.es), en = Object.keys(I.STRINGS.en);
           return [es.filter((k) => !en.includes(k)), en.filter((k) => !es.includes(k))];
         }"""
@@ -260,7 +277,7 @@ def test_whole_havana_practice_game_by_clicks(browser: Any, server: Any, shots: 
 
     def done() -> bool:
         nonlocal seen_result
-        if not seen_result and hand_over(page):
+        if not seen_result and page.locator("#result").count():
             seen_result = True
             shot(page, shots, "hand-over-es-390x844")
         return page.locator("#game-over").count() > 0
@@ -292,6 +309,14 @@ def test_whole_havana_practice_game_by_clicks(browser: Any, server: Any, shots: 
 
 
 # -- the chain as a bending line ----------------------------------------------------------------
+
+# Three frames drawn: a new width is seen by the chain's ResizeObserver in one, laid out in the
+# next (table.js layoutChain); a pause of so many milliseconds is not enough on a busy machine.
+FRAMES = """() => new Promise((done) => {
+  let n = 0;
+  const frame = () => (++n >= 3 ? done(true) : requestAnimationFrame(frame));
+  requestAnimationFrame(frame);
+})"""
 
 CHAIN_GEOMETRY = """() => {
   const chain = document.querySelector('.chain');
@@ -477,15 +502,30 @@ def test_chain_bends_like_a_snake_on_a_phone_and_a_desktop(
     # The narrowest phone, then a desktop: the rows follow the width.
     page.set_viewport_size({"width": 360, "height": 780})
     page.wait_for_function("document.querySelector('.chain').clientWidth < 340")
-    page.wait_for_timeout(100)
+    page.evaluate(FRAMES)
     narrow = page.evaluate(CHAIN_GEOMETRY)
-    assert len(check_line(narrow)) >= len(rows)
+    narrow_rows = check_line(narrow)
     page.set_viewport_size(DESKTOP)
     page.wait_for_function("document.querySelector('.chain').clientWidth > 500")
-    page.wait_for_timeout(100)
+    page.evaluate(FRAMES)
     wide = page.evaluate(CHAIN_GEOMETRY)
-    assert len(check_line(wide)) <= len(rows)
+    wide_rows = check_line(wide)  # one unbroken line inside the wider box, whatever the chain
     assert wide["width"] > g["width"]
+
+    # The same tiles take no more rows in a box that holds more of them a row, and no fewer in
+    # one that holds fewer. A row's room is counted in tiles' units, not pixels: a desktop draws
+    # bigger tiles (22 px units on the phone, 49 on the desktop), so its wider box may hold fewer
+    # (CI once drew 3 rows there for the phone's 2, and a pixel comparison failed).
+    def room(geo: dict[str, Any]) -> float:
+        return float(geo["width"]) / float(geo["unit"])
+
+    for other, other_rows in ((narrow, narrow_rows), (wide, wide_rows)):
+        if other["chain"] != g["chain"]:
+            continue  # a play came meanwhile: another chain
+        if room(other) >= room(g):
+            assert len(other_rows) <= len(rows), (room(other), room(g))
+        else:
+            assert len(other_rows) >= len(rows), (room(other), room(g))
     shot(page, shots, "snake-es-1366x768")
     assert page.errors == []
     page.context.close()
@@ -597,7 +637,11 @@ def has_result(page: Any) -> bool:
 
 def final_hands(page: Any) -> dict[str, list[str]]:
     """The last hand's result, opened if need be: each seat's tiles, and the sleepers."""
-    if not page.locator("#result").count():
+    # A game's end shows its own result first, once ending.js has come (the hand's result may
+    # be up for a moment before it): wait for its way to the hand, never race it.
+    if page.evaluate("() => Boolean((window.tranque.model.result || {}).gameOver)"):
+        page.click("#see-last-hand")
+    elif not page.locator("#result").count():
         page.click("#open-result")
     page.wait_for_selector("#result")
     out = {"sleepers": sorted(page.locator("#result .sleepers .tile").evaluate_all(TILES))}

@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+import httpx
 import pytest
 from test_browser import new_page
 
@@ -70,11 +71,12 @@ def test_claim_log_in_elsewhere_and_log_out_everywhere(
     assert es.url.endswith("/u/ana")
     assert es.locator("#profile-name").inner_text() == "ana"
     assert "1 partida jugada" in es.locator("#profile-stats").inner_text()
-    links = es.locator("#recent-games a").evaluate_all(
+    es.wait_for_selector("#person-games .game-item")
+    links = es.locator("#person-games a").evaluate_all(
         "els => els.map(e => e.getAttribute('href'))"
     )
     assert f"/g/{tid}" in links and f"/api/tables/{tid}/record" in links
-    assert "sin ranking" in es.locator("#recent-games").inner_text()  # three bots
+    assert "sin ranking" in es.locator("#person-games").inner_text()  # three bots
     es.screenshot(path=str(shots / "club-profile-es.png"), full_page=True)
 
     # Another device, in English: a wrong password, then the right one.
@@ -121,6 +123,14 @@ def test_a_rated_game_shows_each_change_and_the_profile_draws_its_chart(
         return tid, [g["token"] for g in guests]
 
     tid, tokens = _off_the_page(game)
+    # Seat 0 takes an account: an account's name is a link to its profile (a guest's is not).
+    claimed = httpx.post(
+        f"{base}/api/accounts",
+        json={"name": "pepa", "password": PASSWORD},
+        headers={"authorization": f"Bearer {tokens[0]}"},
+        timeout=60,
+    )
+    assert claimed.status_code == 200, claimed.text
     page = new_page(browser, locale="en-US")
     page.goto(base + "/")
     # The browser is seat 0's device: it opens the finished table.
@@ -135,7 +145,9 @@ def test_a_rated_game_shows_each_change_and_the_profile_draws_its_chart(
         len(rows) == 4 and sum("(+" in r for r in rows) == 2 and sum("(-" in r for r in rows) == 2
     )
     page.screenshot(path=str(shots / "club-game-end-en.png"), full_page=True)
+    assert page.locator("#rating-changes a").count() == 1  # the three guests: no links
     page.locator("#rating-changes a").first.click()
+    page.wait_for_selector("#profile-name:has-text('pepa')")
     page.wait_for_selector("#rating-havana .rating-chart polyline")
     value = page.locator("#rating-havana .value").inner_text()
     assert value.endswith("?") and value[:-1].isdigit()  # provisional

@@ -11,7 +11,7 @@ import pytest
 from screens import Screens
 from test_browser import PHONE, new_page, play_until
 
-from tranque.table import stakes
+from tranque.ledger import stakes
 
 pytestmark = pytest.mark.slow
 

@@ -106,7 +106,7 @@ def test_two_friends_by_a_party_link_end_up_partners(browser: Any, server_factor
     bea.wait_for_selector("#party-invite")
     bea.fill("#nickname", "Bea")
     bea.click("#play-people")
-    bea.wait_for_selector("#party-joined")
+    bea.wait_for_selector("#party-with")  # the friend is told who asked him
     tables = {seated_at(p) for p in (ana, bea, cai)}
     assert len(tables) == 1, tables
     got = seats(base, tables.pop())
@@ -166,6 +166,9 @@ def test_the_lobby_updates_live_when_a_public_table_fills(
     guest.wait_for_url(f"**/t/{table}")
     guest.wait_for_selector('.sit[data-seat="2"]')
     click_until_answered(guest, '.sit[data-seat="2"]')
+    # A guest who never chose a name is asked for one as he sits (issue 29, bug 2).
+    guest.fill("#name-input", "Luz")
+    guest.click("#name-ok")
     lobby.wait_for_selector(f'{row}[data-free="2"]')
     add_two_bots(host)
     lobby.wait_for_selector(f"{row}.playing")
@@ -229,7 +232,7 @@ def test_phrases_never_in_a_hand_and_a_rematch_of_four_keeps_the_seats_or_swaps_
     )
     assert host.locator("#phrases").count() == 0
     host.evaluate("window.tranque.sock.command({ type: 'say', phrase: 'buena' })")
-    host.wait_for_selector('#toast:has-text("Durante la mano no se habla")')
+    host.wait_for_selector('#toast:has-text("Durante la data no se habla")')
     assert spec.locator('.said-bubble:has-text("¡Buena!")').count() == 0
     play_until(players, lambda: all_over(players), 300)
     screens.capture(host, "game-over-rematch")

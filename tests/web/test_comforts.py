@@ -200,6 +200,7 @@ def test_sound_motion_turn_alert_settings_and_help(browser: Any, server: Any) ->
         assert word in page.locator("article[lang=es]").inner_text(), word
     screens.capture(page, "help")
     page.select_option("#help-lang", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")  # its words fetched first
     assert page.locator("article[lang=en] h1").is_visible()
     assert not page.locator("article[lang=es]").is_visible()
     assert page.evaluate("document.documentElement.lang") == "en"

@@ -57,6 +57,30 @@ def analysed(base: str, tid: str, seconds: float = 300) -> dict[str, Any]:
     raise AssertionError("the game was not analysed")
 
 
+NUMBERS = {
+    "es": ["blanca", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"],
+    "en": ["blank", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"],
+}
+
+
+def spoken(tile: str, lang: str) -> str:
+    """A tile's name as the table says it (web/js/tiles.js): "ocho-siete", "double four"."""
+    hi, lo = max(int(tile[0]), int(tile[1])), min(int(tile[0]), int(tile[1]))
+    if hi == lo:
+        if lang == "en":
+            return f"double {NUMBERS['en'][hi]}"
+        return "doble blanco" if hi == 0 else f"doble {NUMBERS['es'][hi]}"
+    return f"{NUMBERS[lang][hi]}-{NUMBERS[lang][lo]}"
+
+
+def said(move: str, lang: str) -> str:
+    """A move ("87@7", "55") in the game page's words: "the eight-seven on the 7"."""
+    tile, _, at = move.partition("@")
+    if lang == "en":
+        return f"the {spoken(tile, 'en')}" + (f" on the {at}" if at else "")
+    return f"la {spoken(tile, 'es')}" + (f" en el {at}" if at else "")
+
+
 def count(page: Any) -> str:
     return str(page.inner_text("#move-count"))
 
@@ -123,13 +147,15 @@ def test_the_game_page_replays_marks_verifies_and_downloads(
             page.click(f"#moves button[data-index='{worse['index']}']")
             page.wait_for_selector("#better-move")
             verdict = page.inner_text("#play-verdict")
-            assert worse["best"] in verdict and worse["played"] in verdict, verdict
+            assert said(worse["best"], "en") in verdict, verdict
+            assert said(worse["played"], "en") in verdict, verdict
             assert page.locator("#chain .ghost").count() == 1
             page.click("#step-forward")
             assert page.locator("#better-move").count() == 0 or fair[number][0]["index"] == 0
-        rows = page.locator("#losses tbody tr")
-        assert rows.count() == len(body["seats"]) == 1
-        total = page.inner_text("#losses tbody tr td.total")
+        people = page.locator("#losses thead th")
+        assert people.count() == len(body["seats"]) == 1
+        assert page.locator("#losses tbody tr").count() == len(fair)
+        total = page.inner_text("#losses tfoot td.total")
         plays = [p for ps in fair.values() for p in ps]
         mean = sum(p["loss"] for p in plays) / len(plays)
         assert total == f"{mean:.1f} ({len(plays)})", total
@@ -173,7 +199,7 @@ def test_the_game_page_replays_marks_verifies_and_downloads(
         page.wait_for_selector("#hindsight-pending", state="detached", timeout=30_000)
         page.click(f"#moves button[data-index='{rated['index']}']")
         text = page.inner_text("#hindsight-verdict")
-        assert rated["best"] in text, (text, rated)
+        assert said(rated["best"], "en") in text, (text, rated)
 
     with checks.check("screenshots, desktop and phone, en and es"):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -280,13 +306,13 @@ def test_a_match_has_a_planilla_per_game_and_its_hands_replay(browser: Any, serv
     assert page.inner_text("#move-count") == f"Jugada 0 de {len(hand['moves'])}"
     page.keyboard.press("End")
     page.wait_for_selector("#hand-end")
-    # Every hand of every game has its checks; the losses table has a column per hand.
+    # Every hand of every game has its checks; the losses table has a row per hand.
     hands = sum(len(g["hands"]) for g in record["games"])
     page.wait_for_function(
         f"document.querySelectorAll('.hand-tab .verdict').length === {hands}", timeout=90_000
     )
     assert page.locator(".hand-tab .verdict[data-ok='true']").count() == hands
     page.wait_for_selector("#losses")
-    assert page.locator("#losses thead th").count() == hands + 2
+    assert page.locator("#losses tbody tr").count() == hands
     assert body["fair"]["analysis"]["games"][-1]["hands"][0]["number"] == 1
     assert not page.errors, page.errors

@@ -16,7 +16,11 @@ pytestmark = pytest.mark.slow
 def test_jugar_ahora_asks_the_level_remembers_it_and_the_bots_have_it(
     browser: Any, server: Any
 ) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES")
+    # bypass_csp: Playwright polls a string predicate with eval, which the page's CSP forbids
+    # (test_csp.py loads the page with its policy enforced).
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="es-ES", bypass_csp=True
+    )
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []
@@ -29,6 +33,7 @@ def test_jugar_ahora_asks_the_level_remembers_it_and_the_bots_have_it(
     page.reload()
     assert page.locator("input[name=level][value=facil]").is_checked()  # remembered
     page.select_option("#lang", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")  # its words fetched first
     assert page.locator("#level legend").inner_text() == "Bots' level"
     assert page.locator("#level label").all_inner_texts() == ["Easy", "Normal", "Strong"]
     page.fill("#nickname", "Yoel")

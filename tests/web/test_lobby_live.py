@@ -65,15 +65,29 @@ def test_the_lobby_page_adds_changes_reorders_and_removes_tables_live(
     ana = guest("Ana")
     playing = public_table(ana)
 
+    # Ana stays at her table to the end: a table whose people have all gone is not listed.
+    started, done, failed = threading.Event(), threading.Event(), []
+
     async def start() -> None:
         c = TableClient(base, ana, playing)
         await c.connect()
         for seat in (1, 2, 3):
             await c.do({"type": "add_bot", "seat": seat})
         await c.wait_for(lambda c: any(e.get("type") == "started" for e in c.events), 30)
+        started.set()
+        await asyncio.get_running_loop().run_in_executor(None, done.wait, 120)
         await c.close()
 
-    _in_a_thread(start)
+    def host() -> None:
+        try:
+            asyncio.run(start())
+        except BaseException as exc:
+            failed.append(exc)
+            started.set()
+
+    at_table = threading.Thread(target=host)
+    at_table.start()
+    assert started.wait(60) and not failed, failed
     lobby.wait_for_selector(f'.lobby-table.playing[data-table="{playing}"]')
     # Two waiting tables come: listed before the one being played.
     bea, cai = guest("Bea"), guest("Cai")
@@ -101,6 +115,9 @@ def test_the_lobby_page_adds_changes_reorders_and_removes_tables_live(
         f'.lobby-table[data-table="{second}"]', state="detached", timeout=60_000
     )
     assert _order(lobby) == [playing]
+    done.set()
+    at_table.join(30)
+    assert not failed, failed
     assert lobby.errors == [], lobby.errors
     lobby.context.close()
     http.close()

@@ -62,6 +62,12 @@ CONTRAST = """(sel) => {
 }"""
 
 
+# The highest target a table takes: no hand ends its game, so every hand's end offers "Seguir"
+# and a next deal (at 100 a first hand's tranque sometimes ended the game, and the test waited
+# for a hand's result that the game's result had taken the place of).
+NO_END = 1000
+
+
 def look(page: Any, name: str) -> None:
     """A full-page screenshot for a person to look at."""
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -212,7 +218,7 @@ def test_the_last_hands_ends_go_with_its_chain(
     """Bug 6: "EXTREMOS 6 · 5" over an empty chain at the next deal (Salgo, a redeal)."""
     page = new_page(browser, VIEWS[view], LANGS[lang])
     page.add_init_script(STALE_ENDS)
-    create_table(page, server.base, target=100)
+    create_table(page, server.base, target=NO_END)
     # Twice: a bot may lead the next hand a moment after the deal (the window is short).
     until_next_hand(page, f"next-deal-{view}-{lang}")
     until_next_hand(page, f"next-deal-2-{view}-{lang}")
@@ -229,9 +235,15 @@ def until_hand_over(pages: list[Any], seconds: float = 180) -> None:
         waiting = [p for p in pages if not p.locator("#result").count()]
         if not waiting:
             return
-        if not any([step(p) for p in waiting]):
+        if not any([step(p, carry_on=False) for p in waiting]):
             waiting[0].wait_for_timeout(100)
-    raise AssertionError("no hand's end")
+    # What each page still waiting shows, so a failure says where the hand stopped.
+    left = [p for p in pages if not p.locator("#result").count()]
+    seen = [
+        (p.url, p.locator("#open-result").count(), p.locator("#app").inner_text()[-600:])
+        for p in left
+    ]
+    raise AssertionError(f"no hand's end: {seen}")
 
 
 # Where the end of a hand's parts are: Seguir's box, and the order of countdown, Seguir, phrases.
@@ -267,7 +279,7 @@ def test_seguir_comes_first_at_a_hands_end_on_a_phone(browser: Any, server_facto
     phrases."""
     server = server_factory("--between-hands", "60")
     host = new_page(browser, PHONE, "es-ES")
-    create_table(host, server.base, target=100, mode="people", nick="Ana")
+    create_table(host, server.base, target=NO_END, mode="people", nick="Ana")
     invite = host.locator("#invite-link").input_value()
     guest = new_page(browser, PHONE, "en-US")
     join_by_link(guest, server.base, invite)
@@ -286,7 +298,7 @@ def test_seguir_comes_first_at_a_hands_end_on_a_phone(browser: Any, server_facto
 def test_no_phrases_at_a_table_of_bots(browser: Any, server: Any, view: str, lang: str) -> None:
     """Bug 7: at a practice table nobody reads a phrase; Seguir in view on a phone."""
     page = new_page(browser, VIEWS[view], LANGS[lang])
-    create_table(page, server.base, target=100)
+    create_table(page, server.base, target=NO_END)
     until_hand_over([page])
     look(page, f"hand-over-bots-{view}-{lang}")
     bad = result_layout_faults(page, f"{view}-{lang}", phrases=False)

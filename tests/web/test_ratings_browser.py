@@ -6,6 +6,7 @@ from the lobby. Each screen is checked by axe-core and shot into ``tests/web/art
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from typing import Any
@@ -53,22 +54,37 @@ def test_four_people_see_the_seats_ratings_and_each_their_own_change(
     host.click("#create")
     host.wait_for_url("**/t/**")
     table = host.url.rsplit("/t/", 1)[1]
-    host.wait_for_selector(".seat .seat-rating")
-    assert seat_ratings(host) == ["1500?"]  # the host's seat; the empty ones show none
+    # The host's seat has its rating (1500, no game yet): no number until there is a rating,
+    # as his profile says "No rating yet" (issue 29); the empty seats have none.
+    host.wait_for_function("() => window.tranque && (window.tranque.model.ratings || {}).seats")
+    assert host.evaluate("window.tranque.model.ratings.seats[0]")["rating"] == 1500
+    assert seat_ratings(host) == []
     row = f'.lobby-table[data-table="{table}"]'
-    lobby.wait_for_selector(f"{row} .seat-rating")
+    lobby.wait_for_selector(row)
     others = []
     for nick, seat in (("Bea", 1), ("Cai", 2), ("Dani", 3)):
         p = new_page(browser, PHONE)
         join_by_link(p, base, f"{base}/t/{table}", nick, seat)
         others.append(p)
     players = [host, *others]
-    for p in players:  # live: every page shows the four ratings once the last one sat
-        wait_until(lambda p=p: seat_ratings(p) == ["1500?"] * 4, p)  # type: ignore[misc]
-    # The lobby's line shows them too, live (a table being played is listed).
-    wait_until(
-        lambda: lobby.locator(f"{row} .seat-rating").all_inner_texts() == ["1500?"] * 4, lobby
+    ready = (
+        "() => window.tranque && ((window.tranque.model.ratings || {}).seats || [null])"
+        ".every((r) => r)"
     )
+    for p in players:  # live: every page has the four ratings once the last one sat
+        p.wait_for_function(ready)
+        assert seat_ratings(p) == []  # nobody has a rating yet: no number shown
+
+    # The lobby's line says the same: once its four ratings are known (1500, no game), a page
+    # drawn from it shows four people and no number before a rated game.
+    def listed() -> list[Any]:
+        lines = httpx.get(f"{base}/api/lobby").json()["tables"]
+        return next((x["seats"] for x in lines if x["table"] == table), [])
+
+    wait_until(lambda: [(s["rating"] or {}).get("games") for s in listed()] == [0] * 4, lobby)
+    lobby.reload()
+    wait_until(lambda: lobby.locator(f"{row} .lobby-seats li:not(.free)").count() == 4, lobby)
+    assert lobby.locator(f"{row} .seat-rating").count() == 0
     screens.capture(lobby, "lobby-ratings")
     screens.capture(host, "table-seat-ratings")
     play_until(players, lambda: all(p.locator("#rating-changes .change-row").count() == 4
@@ -91,8 +107,11 @@ def test_four_people_see_the_seats_ratings_and_each_their_own_change(
         )
     screens.capture(host, "game-end-rating-change")
     screens.capture(others[0], "game-end-rating-change-phone", widths=(360, 390))
-    # A name of the changes leads to its profile, whose chart has the game's point.
-    host.locator("#rating-changes .change-row a").first.click()
+    # Guests all: their names in the changes are no links (an account holder's is one,
+    # tests/web/test_profile_people.py). The host's own profile has the game's point.
+    assert host.locator("#rating-changes .change-row a").count() == 0
+    guest = json.loads(host.evaluate("() => localStorage.getItem('tranque.guest')"))["guest"]
+    host.goto(f"{base}/u/~{guest}")
     host.wait_for_selector("#rating-oriente .rating-chart polyline")
     screens.capture(host, "profile")
     # The leaderboards, from the lobby: nobody has ten rated games yet.
@@ -158,10 +177,11 @@ def test_the_leaderboard_in_both_languages_on_a_phone_and_a_desktop(
         first = page.locator("#leaderboard-table tbody tr").first.inner_text()
         assert "1800" in first and "?" not in first
         screens.capture(page, shot, widths=(390,) if viewport is PHONE else (1366,))
-        # A name leads to its profile (an account's by name, a guest's by ~id).
+        # An account's name leads to its profile; a guest's is no link (half of them).
+        assert page.locator("#leaderboard-table tbody tr .name a").count() == 6
         page.locator("#leaderboard-table tbody tr .name a").nth(1).click()
         page.wait_for_selector("#profile-name")
-        assert page.locator("#profile-name").inner_text().startswith(names[1])
+        assert page.locator("#profile-name").inner_text().startswith(names[2])
         page.go_back()
         page.wait_for_selector("#leaderboard-table")
         assert page.errors == [], page.errors
@@ -183,17 +203,22 @@ def test_wrong_passwords_then_the_login_limit_in_the_browser(browser: Any, serve
     page.fill("#account-name", "rosalia")
     page.fill("#account-password", "no-es-esta-clave")
     said = []
-    for _ in range(12):  # quick failures, until the limit answers instead of the password check
+    wrong = "El nombre y la contraseña no coinciden."
+    # Ten failures: five quick ones, then one a second (the first tier's refill) up to ten,
+    # which spend the second tier (one back every 30 s), so the right password is held back
+    # however slowly a loaded machine checks the wrong ones (club.accounts.LoginLimits).
+    for _ in range(40):
+        if said.count(wrong) == 10:
+            break
         page.click("#login")
         page.wait_for_function("document.querySelector('#account-error').textContent !== ''")
         said.append(page.locator("#account-error").inner_text())
-        if "Demasiados intentos" in said[-1]:
-            break
         page.evaluate("document.querySelector('#account-error').textContent = ''")
-    assert said[0] == "El nombre y la contraseña no coinciden.", said
-    assert "Demasiados intentos" in said[-1] and len(said) >= 6, said  # five quick failures first
+        if "Demasiados intentos" in said[-1]:
+            assert said.count(wrong) >= 5, said  # five quick failures first
+            page.wait_for_timeout(1_000)  # the limit's own clock: one more try a second
+    assert said[0] == wrong and said.count(wrong) == 10, said
     # Limited, even the right password waits.
-    page.evaluate("document.querySelector('#account-error').textContent = ''")
     page.fill("#account-password", "tranque-de-nueve")
     page.click("#login")
     page.wait_for_selector("#account-error:has-text('Demasiados intentos')")

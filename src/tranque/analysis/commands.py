@@ -12,7 +12,7 @@ import os
 from collections import defaultdict
 from typing import Any
 
-from tranque.commands import CommandError, bench_subparsers, parse_json, read_text
+from tranque.commandline import CommandError, bench_subparsers, parse_json, read_text
 
 TAGS = ("inaccuracy", "mistake", "blunder")
 
@@ -222,7 +222,7 @@ def run_bench(args: argparse.Namespace) -> int:
     if not 0 <= args.estimates <= 10_000:
         raise CommandError(f"--estimates must be 0 to 10000, not {args.estimates}")
     from tranque.analysis.bench import bench_analysis
-    from tranque.commands import print_figures
+    from tranque.commandline import print_figures
 
     print_figures(bench_analysis(args.hands, args.seed, args.estimates), args.json)
     return 0

@@ -15,7 +15,7 @@ from typing import Any
 from tranque.arena.runner import ArenaConfig, run_arena
 from tranque.arena.stats import summarize
 from tranque.bots.base import make_bot
-from tranque.commands import CommandError, MissingExtraError
+from tranque.commandline import CommandError, MissingExtraError
 from tranque.rules.errors import RulesError
 from tranque.rules.variants import PRESETS, Rules
 

@@ -45,6 +45,7 @@ class Account:
     name: str
     created: float
     password_hash: str  # never logged, never sent: only ``passwords`` compares it
+    closed: bool = False  # closed by a moderator: no login any more
 
 
 class NameTaken(Exception):
@@ -226,6 +227,8 @@ class Accounts:
         if account is None or not good:
             await self.guard.failed(skeleton, client)
             raise AccountError(401, "bad_login", "that name and password do not match")
+        if account.closed:  # told only to whoever knows the password
+            raise AccountError(403, "account_closed", "this account has been closed")
         if needs_rehash(account.password_hash):
             await self.store.set_password(account.guest, await self._hash(password), None)
         session = new_session_id()

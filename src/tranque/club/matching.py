@@ -10,7 +10,13 @@ returns the tables to open now:
 - when the longest-waiting unit has waited ``fill`` seconds, it is seated with whoever else waits
   (up to four people) and the empty seats go to bots, so nobody waits long.
 
-A party with one friend still missing is not seatable: it waits for the friend.
+Two people of whom one blocks the other are never seated together: each ticket carries whom its
+person blocks and who blocks him (``avoid``, read when he queues), and a unit that would sit
+with somebody it avoids is passed over (at the fill time too: bots rather than him).
+
+A party with one friend still missing is not seatable: it waits for the friend. A party's
+clock is its first friend's: the one who made the link has waited since he came, and the
+friend's arrival does not start the fill time again (he was promised ``fill`` seconds).
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ class Ticket:
     since: float
     party: str | None = None
     rating: float = NEUTRAL_RATING
+    # The guests this person blocks or is blocked by (moderation): never at his table.
+    avoid: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,15 +67,27 @@ def units(waiting: Sequence[Ticket]) -> list[tuple[Ticket, ...]]:
         members = parties.setdefault(t.party, [])
         if len(members) < 2:
             members.append(t)
-            if len(members) == 2:
+            if len(members) == 2 and _clash((members[0],), [(t,)]):
+                out.extend([(members[0],), (t,)])  # a block undoes the party: two singles
+            elif len(members) == 2:
                 out.append(tuple(members))
         else:
             out.append((t,))
-    return sorted(out, key=lambda u: max(t.since for t in u))
+    return sorted(out, key=_since)
+
+
+def _since(unit: tuple[Ticket, ...]) -> float:
+    """Since when a unit waits: its first member's arrival."""
+    return min(t.since for t in unit)
 
 
 def _rating(unit: tuple[Ticket, ...]) -> float:
     return sum(t.rating for t in unit) / len(unit)
+
+
+def _clash(unit: tuple[Ticket, ...], chosen: list[tuple[Ticket, ...]]) -> bool:
+    """Whether someone of ``unit`` blocks, or is blocked by, someone already chosen."""
+    return any(a.guest in b.avoid or b.guest in a.avoid for a in unit for c in chosen for b in c)
 
 
 def _pick(
@@ -80,7 +100,7 @@ def _pick(
     chosen = [anchor]
     room = 4 - len(anchor)
     for u in others:
-        if len(u) <= room:
+        if len(u) <= room and not _clash(u, chosen):
             chosen.append(u)
             room -= len(u)
         if room == 0:
@@ -121,7 +141,7 @@ def form_tables(
         others = left[:i] + left[i + 1 :]
         chosen = _pick(anchor, others, closest=people >= choose_from)
         full = sum(len(u) for u in chosen) == 4
-        if full or now - max(t.since for t in anchor) >= fill:
+        if full or now - _since(anchor) >= fill:
             out.append(_seat(variant, chosen))
             left = [u for u in left if u not in chosen]
             i = 0

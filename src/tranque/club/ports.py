@@ -11,6 +11,7 @@ node takes a group of tickets out of the queue is the only one that seats them.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -36,9 +37,11 @@ class QueueError(Exception):
 
 
 class MatchQueue(Protocol):
-    async def join(self, ticket: Ticket) -> None:
+    async def join(self, ticket: Ticket) -> str | None:
         """Put the ticket in its variant's queue (replacing the guest's earlier ticket, if
-        any); ``party_full`` if its party has two others waiting already."""
+        any); ``party_full`` if its party has two others waiting already. Returns the nickname
+        of the friend of the ticket's party who waits already, if any (read in the same look
+        as the party's check: the invited friend is told who invited him)."""
         ...
 
     async def leave(self, guest: str) -> bool:
@@ -46,13 +49,23 @@ class MatchQueue(Protocol):
         ...
 
     async def busy(self, variants: Iterable[str]) -> list[str]:
-        """Those of these queues that somebody waits in, in one look: the matching loop asks
-        this at every tick, so on a shared store it is one round trip, not one per queue."""
+        """Those of these queues that somebody waits in, in one look."""
+        ...
+
+    async def counts(self, variants: Iterable[str]) -> dict[str, int]:
+        """How many wait in each of these queues that somebody waits in, in one look: the
+        matching loop asks this at every tick (what to seat, and the count each waiting
+        person is shown), so on a shared store it is one round trip, not one per queue."""
         ...
 
     async def take(self, variant: str, now: float, fill: float) -> list[Seating]:
         """Atomically remove and return the tables ``form_tables`` makes of the variant's
         queue now: no ticket is ever returned to two callers."""
+        ...
+
+    async def take_singles(self, variant: str, n: int) -> list[Ticket]:
+        """Atomically remove and return up to ``n`` of the variant's people who wait alone
+        (not in a party), longest-waiting first: a table's free seat (``fill``) takes them."""
         ...
 
     async def place(self, placements: dict[str, Placement]) -> None:
@@ -72,12 +85,21 @@ class MatchQueue(Protocol):
         ...
 
 
-def party_too_full(tickets: Iterable[Ticket], ticket: Ticket) -> bool:
-    """A party is two friends: a third one with its link is refused."""
+def party_mates(tickets: Iterable[Ticket], ticket: Ticket) -> list[Ticket]:
+    """The others waiting with the ticket's party (none for a ticket of no party)."""
     if ticket.party is None:
-        return False
-    mates = [t for t in tickets if t.party == ticket.party and t.guest != ticket.guest]
-    return len(mates) >= 2
+        return []
+    return [t for t in tickets if t.party == ticket.party and t.guest != ticket.guest]
+
+
+def party_mate(tickets: Iterable[Ticket], ticket: Ticket) -> str | None:
+    """The nickname of the friend waiting with the ticket's party, or None; QueueError
+    ``party_full`` if two others wait with it already (a party is two friends: a third one
+    with its link is refused)."""
+    mates = party_mates(tickets, ticket)
+    if len(mates) >= 2:
+        raise QueueError("party_full", "that party has two friends in it already")
+    return mates[0].nickname if mates else None
 
 
 class LocalQueue:
@@ -87,18 +109,21 @@ class LocalQueue:
         self.tickets: dict[str, Ticket] = {}
         self.placements: dict[str, Placement] = {}
 
-    async def join(self, ticket: Ticket) -> None:
-        if party_too_full(self.tickets.values(), ticket):
-            raise QueueError("party_full", "that party has two friends in it already")
+    async def join(self, ticket: Ticket) -> str | None:
+        mate = party_mate(self.tickets.values(), ticket)
         self.tickets[ticket.guest] = ticket
         self.placements.pop(ticket.guest, None)
+        return mate
 
     async def leave(self, guest: str) -> bool:
         return self.tickets.pop(guest, None) is not None
 
     async def busy(self, variants: Iterable[str]) -> list[str]:
-        waiting = {t.variant for t in self.tickets.values()}
-        return [v for v in variants if v in waiting]
+        return list(await self.counts(variants))
+
+    async def counts(self, variants: Iterable[str]) -> dict[str, int]:
+        waiting = Counter(t.variant for t in self.tickets.values())
+        return {v: waiting[v] for v in variants if waiting[v]}
 
     async def take(self, variant: str, now: float, fill: float) -> list[Seating]:
         mine = [t for t in self.tickets.values() if t.variant == variant]
@@ -107,6 +132,13 @@ class LocalQueue:
             for t in seating.people:
                 del self.tickets[t.guest]
         return tables
+
+    async def take_singles(self, variant: str, n: int) -> list[Ticket]:
+        mine = [t for t in self.tickets.values() if t.variant == variant and t.party is None]
+        taken = sorted(mine, key=lambda t: (t.since, t.guest))[:n]
+        for t in taken:
+            del self.tickets[t.guest]
+        return taken
 
     async def place(self, placements: dict[str, Placement]) -> None:
         self.placements.update(placements)

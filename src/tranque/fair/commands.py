@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import Any
 
-from tranque.commands import CommandError, parse_json, read_text
+from tranque.commandline import CommandError, parse_json, read_text
 from tranque.fair.recipe import (
     SEED_BYTES,
     client_commit,

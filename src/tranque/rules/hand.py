@@ -35,289 +35,43 @@ tranque.rules.errors.TileNotInHandError: seat 0 does not hold 98
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import Enum
 from typing import NamedTuple
 
+from tranque.rules.actions import LEADS, PASS, SEATS, Action, pair_of, partner_of, plays_on
+from tranque.rules.deal import Deal
 from tranque.rules.errors import (
     HandOverError,
     IllegalMoveError,
-    InvalidDealError,
-    MalformedMoveError,
-    MalformedTileError,
     NotYourTurnError,
     PassNotAllowedError,
     TileDoesNotFitError,
     TileNotInHandError,
     WrongEndError,
 )
-from tranque.rules.tiles import (
-    ALL_TILES,
-    NUMBER_MASK,
-    Tile,
-    format_tiles,
-    iter_bits,
-    parse_tiles,
-    pips_of,
+from tranque.rules.outcome import (
+    Bonus,
+    BonusKind,
+    EndKind,
+    Outcome,
+    pegarse_outcome,
+    tranque_outcome,
 )
-from tranque.rules.variants import Rules, TiedBlock
+from tranque.rules.tiles import NUMBER_MASK, iter_bits, pips_of
+from tranque.rules.variants import Rules
 
-SEATS = (0, 1, 2, 3)
-
-
-def pair_of(seat: int) -> int:
-    """0 for pair A (seats 0, 2), 1 for pair B (seats 1, 3)."""
-    return seat & 1
-
-
-def partner_of(seat: int) -> int:
-    return (seat + 2) & 3
-
-
-# --------------------------------------------------------------------------------------------
-# Actions
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A turn: a tile on an open end (``94@4``), the lead (``99``), or ``pass``.
-
-    ``end`` is the number showing on the open end the tile goes on; it is ``None`` for the lead and
-    for a pass. Actions are interned: use ``Action.play``, ``Action.lead``, ``PASS`` or ``parse``.
-
-    >>> action = Action.parse("49@4")
-    >>> action, str(action), action.tile, action.end
-    (Action.parse('94@4'), '94@4', Tile(high=9, low=4), 4)
-    >>> Action.parse(str(action)) is action
-    True
-    >>> Action.parse("PASS") is PASS, Action.parse("99")
-    (True, Action.parse('99'))
-    """
-
-    tile: Tile | None
-    end: int | None
-    # ``str(action)``, made once: actions are interned, and their text goes out with every
-    # event (the legal moves of the seat to play).
-    text: str = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        if self.tile is None:
-            text = "pass"
-        elif self.end is None:
-            text = self.tile.text
-        else:
-            text = f"{self.tile.text}@{self.end}"
-        object.__setattr__(self, "text", text)
-
-    @property
-    def is_pass(self) -> bool:
-        return self.tile is None
-
-    @staticmethod
-    def lead(tile: Tile) -> Action:
-        return _LEADS[tile.index]
-
-    @staticmethod
-    def play(tile: Tile, end: int) -> Action:
-        action = _PLAYS.get((tile.index, end))
-        if action is None:
-            raise MalformedMoveError(f"tile {tile} has no {end}: '{tile}@{end}' is not a move")
-        return action
-
-    @staticmethod
-    def parse(text: str) -> Action:
-        """Parse ``"pass"``, ``"94"`` or ``"94@4"`` (halves in either order)."""
-        if not isinstance(text, str):
-            raise MalformedMoveError(f"a move is text like '94@4', not {text!r}")
-        raw = text.strip().lower()
-        if raw == "pass":
-            return PASS
-        tile_text, sep, end_text = raw.partition("@")
-        try:
-            tile = Tile.parse(tile_text)
-        except MalformedTileError:
-            raise MalformedMoveError(
-                f"not a move: {text!r} (expected 'pass', a tile like '94', or '94@4')"
-            ) from None
-        if not sep:
-            return _LEADS[tile.index]
-        if len(end_text) != 1 or not end_text.isdigit():
-            raise MalformedMoveError(f"not a move: {text!r} (the end after '@' is one digit)")
-        return Action.play(tile, int(end_text))
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        """Notation that reads back: ``Action.parse('94@4')``."""
-        return f"Action.parse({str(self)!r})"
-
-
-PASS = Action(None, None)
-_LEADS: tuple[Action, ...] = tuple(Action(t, None) for t in ALL_TILES)
-_PLAYS: dict[tuple[int, int], Action] = {}
-for _t in ALL_TILES:
-    _PLAYS[(_t.index, _t.high)] = Action(_t, _t.high)
-    _PLAYS[(_t.index, _t.low)] = Action(_t, _t.low)
-
-# For each open number, the (bit, action) pairs of the tiles that go on it.
-_ON_NUMBER: tuple[tuple[tuple[int, Action], ...], ...] = tuple(
-    tuple((t.bit, _PLAYS[(t.index, n)]) for t in ALL_TILES if t.has(n)) for n in range(10)
-)
-# The plays on number n of a hand depend only on which of n's ten tiles it holds: memoised per
-# (n, hand & NUMBER_MASK[n]), so listing legal moves costs two dict lookups.
-_PLAYS_ON: tuple[dict[int, tuple[Action, ...]], ...] = tuple({} for _ in range(10))
-
-
-def _plays_on(number: int, held: int) -> tuple[Action, ...]:
-    table = _PLAYS_ON[number]
-    plays = table.get(held)
-    if plays is None:
-        plays = table[held] = tuple(a for bit, a in _ON_NUMBER[number] if held & bit)
-    return plays
-
-
-# --------------------------------------------------------------------------------------------
-# Deal
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """Four hands and the sleepers (dormidas), as bitmasks. Validated on construction."""
-
-    hands: tuple[int, int, int, int]
-    sleepers: int
-
-    @staticmethod
-    def from_tiles(
-        hands: Sequence[Sequence[Tile]], sleepers: Sequence[Tile] | None = None, *, rules: Rules
-    ) -> Deal:
-        """Build and check a deal. Without sleepers, they are the set's tiles nobody holds."""
-        if len(hands) != 4:
-            raise InvalidDealError(f"a deal has 4 hands, not {len(hands)}")
-        masks: list[int] = []
-        seen = 0
-        for seat, tiles in enumerate(hands):
-            mask = 0
-            for tile in tiles:
-                if tile not in rules.tile_set:
-                    raise InvalidDealError(f"seat {seat}: tile {tile} is not in this set")
-                if seen & tile.bit:
-                    raise InvalidDealError(f"seat {seat}: tile {tile} is dealt twice")
-                seen |= tile.bit
-                mask |= tile.bit
-            if len(tiles) != rules.tiles_each:
-                raise InvalidDealError(
-                    f"seat {seat} holds {len(tiles)} tiles; these rules deal {rules.tiles_each}"
-                )
-            masks.append(mask)
-        rest = rules.tile_set.mask & ~seen
-        if sleepers is None:
-            sleeper_mask = rest
-        else:
-            sleeper_mask = 0
-            for tile in sleepers:
-                if tile not in rules.tile_set:
-                    raise InvalidDealError(f"sleeper {tile} is not in this set")
-                if (seen | sleeper_mask) & tile.bit:
-                    raise InvalidDealError(f"sleeper {tile} is also dealt elsewhere")
-                sleeper_mask |= tile.bit
-            if sleeper_mask != rest:
-                missing = format_tiles(rest & ~sleeper_mask)
-                raise InvalidDealError(f"the deal leaves out tiles: {missing}")
-        return Deal((masks[0], masks[1], masks[2], masks[3]), sleeper_mask)
-
-    @staticmethod
-    def from_text(
-        hands: Sequence[str], sleepers: str | None = None, *, rules: Rules | None = None
-    ) -> Deal:
-        """``Deal.from_text(["99 98 ...", ...], "...")``; record notation.
-
-        Without ``rules`` the set and the hand size are read from the tiles themselves (then the
-        sleepers must be given): that is how a deal's ``repr`` reads back.
-        """
-        if len(hands) != 4:
-            raise InvalidDealError(f"a deal has 4 hands, not {len(hands)}")
-        parsed = [parse_tiles(h) for h in hands]
-        for seat, tiles in enumerate(parsed):
-            if len(set(tiles)) != len(tiles):
-                raise InvalidDealError(f"seat {seat}: a tile is written twice in {hands[seat]!r}")
-        rest = None if sleepers is None else parse_tiles(sleepers)
-        if rules is None:
-            if rest is None:
-                raise InvalidDealError("without rules, a deal needs its sleepers to show the set")
-            every = [t for tiles in parsed for t in tiles] + rest
-            max_pip = 9 if any(t.high > 6 for t in every) else 6
-            try:
-                rules = Rules(max_pip=max_pip, tiles_each=len(parsed[0]))
-            except ValueError as exc:
-                raise InvalidDealError(str(exc)) from None
-        return Deal.from_tiles(parsed, rest, rules=rules)
-
-    def __repr__(self) -> str:
-        """The hands and the sleepers as tiles, in notation that reads back.
-
-        >>> deal = Deal.from_text(
-        ...     ["66 65 64 63 62 61 60", "55 54 44 53 52 51 50", "43 33 42 32 41 31 40",
-        ...      "22 21 11 30 20 10 00"], "")  # double-six, seven each, no sleepers
-        >>> deal  # doctest: +NORMALIZE_WHITESPACE
-        Deal.from_text(['66 65 64 63 62 61 60', '55 54 44 53 52 51 50',
-                        '43 33 42 32 41 31 40', '22 21 11 30 20 10 00'], '')
-        >>> eval(repr(deal)) == deal
-        True
-        """
-        hands = [format_tiles(mask) for mask in self.hands]
-        return f"Deal.from_text({hands!r}, {format_tiles(self.sleepers)!r})"
-
-    def doubles(self, seat: int) -> int:
-        """How many doubles a seat holds (five or more gives the right to ask for a redeal)."""
-        return sum(1 for i in iter_bits(self.hands[seat]) if ALL_TILES[i].is_double)
-
-    def hand_text(self, seat: int) -> str:
-        return format_tiles(self.hands[seat])
-
-
-# --------------------------------------------------------------------------------------------
-# Outcome
-
-
-class EndKind(str, Enum):
-    PEGARSE = "pegarse"  # a player placed his last tile
-    TRANQUE = "tranque"  # nobody can play; one pair holds the lowest total
-    TIED_TRANQUE = "tied_tranque"  # nobody can play; the lowest total is in both pairs
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a hand ended and what it is worth (its own points; bonuses are separate)."""
-
-    kind: EndKind
-    winner: int | None  # the seat that went out, or the lowest total; None for an unscored tie
-    winning_pair: int | None
-    points: int  # capicúa multiplier included
-    pips: tuple[int, int, int, int]  # what each seat holds at the end
-    closer: int  # the seat that made the last play ("el que tranca" in a block)
-    capicua: bool = False
-
-    @property
-    def viajera(self) -> bool:
-        return self.points >= 100
-
-
-class BonusKind(str, Enum):
-    FIRST_PASS = "first_pass"  # Miami: the first pass of the game, to the passer's opponents
-    UNANSWERED_DOUBLE_LEAD = "unanswered_double_lead"  # Barrio: to the leader's pair
-
-
-@dataclass(frozen=True, slots=True)
-class Bonus:
-    """Points scored the moment something happens, apart from the hand's own points."""
-
-    kind: BonusKind
-    pair: int
-    points: int
-    move: int  # index into the hand's moves of the move that earned it
+__all__ = [
+    "PASS",
+    "SEATS",
+    "Action",
+    "Bonus",
+    "BonusKind",
+    "Deal",
+    "EndKind",
+    "HandState",
+    "Outcome",
+    "pair_of",
+    "partner_of",
+]
 
 
 # --------------------------------------------------------------------------------------------
@@ -408,11 +162,11 @@ class HandState(NamedTuple):
         hand = self.hands[self.turn]
         left = self.left
         if left < 0:
-            return [_LEADS[i] for i in iter_bits(hand)]
+            return [LEADS[i] for i in iter_bits(hand)]
         right = self.right
-        out = list(_plays_on(left, hand & NUMBER_MASK[left]))
+        out = list(plays_on(left, hand & NUMBER_MASK[left]))
         if right != left:
-            out += _plays_on(right, hand & NUMBER_MASK[right])
+            out += plays_on(right, hand & NUMBER_MASK[right])
         return out or [PASS]
 
     # -- playing ------------------------------------------------------------------------------
@@ -537,9 +291,9 @@ class HandState(NamedTuple):
         if not hands[seat]:
             # Capicúa: the last tile fitted both ends at once, ends showing different numbers.
             capicua = old_left != old_right and high != low and {high, low} == {old_left, old_right}
-            outcome = _pegarse(rules, hands, seat, capicua)
+            outcome = pegarse_outcome(rules, hands, seat, capicua)
         elif not (h0 | h1 | h2 | h3) & open_mask:
-            outcome = _tranque(rules, hands, seat, self.leader)
+            outcome = tranque_outcome(rules, hands, seat, self.leader)
         return HandState(
             rules,
             hands,
@@ -553,40 +307,3 @@ class HandState(NamedTuple):
             bonuses,
             self.first_pass_pending,
         )
-
-
-def _pegarse(rules: Rules, hands: tuple[int, int, int, int], seat: int, capicua: bool) -> Outcome:
-    pips = (pips_of(hands[0]), pips_of(hands[1]), pips_of(hands[2]), pips_of(hands[3]))
-    points = pips[(seat + 1) & 3] + pips[(seat + 3) & 3]
-    if capicua:
-        points *= rules.capicua_multiplier
-    return Outcome(EndKind.PEGARSE, seat, seat & 1, points, pips, seat, capicua)
-
-
-def _first_after(closer: int, seats: Sequence[int]) -> int:
-    """Of ``seats``, the first to play after ``closer`` in playing order."""
-    for step in (1, 2, 3, 4):
-        seat = (closer + step) & 3
-        if seat in seats:
-            return seat
-    raise AssertionError("no seat given")
-
-
-def _tranque(rules: Rules, hands: tuple[int, int, int, int], closer: int, leader: int) -> Outcome:
-    pips = (pips_of(hands[0]), pips_of(hands[1]), pips_of(hands[2]), pips_of(hands[3]))
-    lowest = min(pips)
-    holders = [s for s in SEATS if pips[s] == lowest]
-    pairs = {s & 1 for s in holders}
-    if len(pairs) == 1:
-        pair = holders[0] & 1
-        winner = holders[0] if len(holders) == 1 else _first_after(closer, holders)
-        points = pips[pair ^ 1] + pips[(pair ^ 1) + 2]
-        return Outcome(EndKind.TRANQUE, winner, pair, points, pips, closer)
-    if rules.tied_block is TiedBlock.NOBODY_SCORES:
-        return Outcome(EndKind.TIED_TRANQUE, None, None, 0, pips, closer)
-    pair = leader & 1
-    mine = (pair, pair + 2)
-    best = min(pips[s] for s in mine)
-    winner = _first_after(closer, [s for s in mine if pips[s] == best])
-    points = pips[pair ^ 1] + pips[(pair ^ 1) + 2]
-    return Outcome(EndKind.TIED_TRANQUE, winner, pair, points, pips, closer)

@@ -130,6 +130,32 @@ def match_record(
     }
 
 
+# Who sat where: ``"players"`` of a game or match record (docs/records.md): per seat, the
+# person's handle (an account's name, or this prefix and the guest's id, as his profile's
+# address has it; a name never has a '~'), or None for a bot.
+GUEST_PREFIX = "~"
+
+
+def players_of(data: Mapping[str, Any]) -> tuple[str | None, ...] | None:
+    """The record's ``players`` (seats 0-3), or None when it has none: an optional key that the
+    replay ignores, so a reader that does not know it reads the record all the same.
+
+    >>> players_of({"players": ["ana", None, "~4f1c", "beto"]})
+    ('ana', None, '~4f1c', 'beto')
+    """
+    raw = data.get("players")
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or len(raw) != 4:
+        raise InvalidRecordError(f"'players' must be a list of 4, not {_short(raw)}")
+    for s, who in enumerate(raw):
+        if who is not None and (not isinstance(who, str) or not 1 <= len(who) <= 80):
+            raise InvalidRecordError(
+                f"'players' seat {s}: a name, '~' and a guest's id, or null, not {_short(who)}"
+            )
+    return tuple(raw)
+
+
 # --------------------------------------------------------------------------------------------
 # Reading
 

@@ -22,7 +22,7 @@ class AnalysisRequest:
     table_id: str
     record: dict[str, Any]  # the table's record: tranque-game/1, or tranque-match/1
     seats: tuple[int, ...]
-    mode: str  # "fair" | "hindsight"
+    mode: str  # "fair" | "hindsight" | "screen" (the whole record: fairplay.screen_record)
     hand: int  # the hand's number in its game
     game: int = 1  # the game's number in the match, from 1 (1 for a game record)
 
@@ -34,6 +34,12 @@ def run_analysis(request: AnalysisRequest) -> dict[str, Any]:
     from tranque.analysis import analyze_record
 
     record, mode, seats = request.record, request.mode, request.seats
+    if mode == "screen":
+        # The fair-play screen of the whole game (its people's seats), after its analysis: a
+        # few seconds of a worker, like a hand's analysis, never the event loop's.
+        from tranque.fairplay.screen import screen_record
+
+        return screen_record(record)
     if record.get("format") != "tranque-match/1":
         return analyze_record(record, seats=seats, mode=mode, hand=request.hand)
     from tranque.analysis.engine import FORMAT, MODES, AnalysisError, hands_of, rate_hand

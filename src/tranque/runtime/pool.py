@@ -169,7 +169,8 @@ class WorkerPool:
         # None: all but one worker (at least one); 0: no analysis here (another node does it).
         self.analysis_slots = max(1, size - 1) if analysis_slots is None else analysis_slots
         self.analysis_timeout = analysis_timeout
-        self.analysed = 0
+        self.analysed = 0  # hands analysed
+        self.screened = 0  # games screened for fair play (the analyst's, after their analysis)
         self.ids = itertools.count(1)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.closing = False
@@ -223,6 +224,7 @@ class WorkerPool:
             "analysing": self._analysing(),
             "analyses_queued": len(self.slow),
             "analysed": self.analysed,
+            "screened": self.screened,
         }
 
     def _analysing(self) -> int:
@@ -295,7 +297,10 @@ class WorkerPool:
             w.timer = None
         if not job.future.done():
             if ok:
-                self.analysed += job.slow
+                if isinstance(job.request, AnalysisRequest) and job.request.mode == "screen":
+                    self.screened += 1
+                else:
+                    self.analysed += job.slow
                 job.future.set_result(result)
             else:
                 job.future.set_exception(ThinkError(f"the bot failed: {result}"))

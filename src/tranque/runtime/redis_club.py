@@ -24,7 +24,7 @@ import msgspec
 import redis.asyncio as aioredis
 
 from tranque.club.matching import Seating, Ticket, form_tables
-from tranque.club.ports import Placement, QueueError, party_too_full
+from tranque.club.ports import Placement, party_mate
 
 PLACED_FOR = 60  # seconds a seated guest's placement is kept for his node to read
 TTL = 15.0  # seconds a table stays in the lobby unless its owner writes it again
@@ -46,13 +46,12 @@ class RedisQueue:
     def _where(self) -> str:
         return f"{self.prefix}where"  # guest -> the variant he waits for
 
-    async def join(self, ticket: Ticket) -> None:
+    async def join(self, ticket: Ticket) -> str | None:
         key = self._key(ticket.variant)
 
-        async def tx(pipe: Any) -> None:
+        async def tx(pipe: Any) -> str | None:
             waiting = [_ticket.decode(v) for v in (await pipe.hvals(key))]
-            if party_too_full(waiting, ticket):
-                raise QueueError("party_full", "that party has two friends in it already")
+            mate = party_mate(waiting, ticket)  # QueueError party_full
             earlier = await pipe.hget(self._where, ticket.guest)
             pipe.multi()
             if earlier is not None and earlier.decode() != ticket.variant:
@@ -60,8 +59,12 @@ class RedisQueue:
             pipe.hset(key, ticket.guest, _encode(ticket))
             pipe.hset(self._where, ticket.guest, ticket.variant)
             pipe.delete(self._placed(ticket.guest))
+            return mate
 
-        await self._client.transaction(tx, key, self._where)
+        mate: str | None = await self._client.transaction(
+            tx, key, self._where, value_from_callable=True
+        )
+        return mate
 
     async def leave(self, guest: str) -> bool:
         variant = await self._client.hget(self._where, guest)
@@ -74,12 +77,15 @@ class RedisQueue:
         return bool(removed)
 
     async def busy(self, variants: Iterable[str]) -> list[str]:
+        return list(await self.counts(variants))
+
+    async def counts(self, variants: Iterable[str]) -> dict[str, int]:
         variants = list(variants)
         pipe = self._client.pipeline(transaction=False)
         for variant in variants:
             pipe.hlen(self._key(variant))
         sizes = await pipe.execute()
-        return [v for v, n in zip(variants, sizes, strict=True) if n]
+        return {v: int(n) for v, n in zip(variants, sizes, strict=True) if n}
 
     async def take(self, variant: str, now: float, fill: float) -> list[Seating]:
         key = self._key(variant)
@@ -96,6 +102,24 @@ class RedisQueue:
 
         tables: list[Seating] = await self._client.transaction(tx, key, value_from_callable=True)
         return tables
+
+    async def take_singles(self, variant: str, n: int) -> list[Ticket]:
+        key = self._key(variant)
+
+        async def tx(pipe: Any) -> list[Ticket]:
+            waiting = [_ticket.decode(v) for v in (await pipe.hvals(key))]
+            alone = sorted(
+                (t for t in waiting if t.party is None), key=lambda t: (t.since, t.guest)
+            )
+            taken = alone[:n]
+            pipe.multi()
+            if taken:
+                pipe.hdel(key, *(t.guest for t in taken))
+                pipe.hdel(self._where, *(t.guest for t in taken))
+            return taken
+
+        taken: list[Ticket] = await self._client.transaction(tx, key, value_from_callable=True)
+        return taken
 
     def _placed(self, guest: str) -> str:
         return f"{self.prefix}placed:{guest}"

@@ -26,6 +26,8 @@ from tranque.rules.errors import RulesError
 from tranque.runtime.analysis_job import AnalysisRequest, run_analysis
 from tranque.store.db import Store
 from tranque.store.games import FAIR, SqlGames
+from tranque.store.moderation import SqlModeration
+from tranque.store.screening import SqlScreening
 
 log = logging.getLogger("tranque.analysis")
 
@@ -109,6 +111,9 @@ class Analyst:
         self.load = ProcessLoad()
         self.waits = 0  # times a game's analysis waited for the node to be less busy
         self.stopping = False
+        self.screens = SqlScreening(store)
+        self.flags = SqlModeration(store)
+        self.screened = 0  # games screened by this node (tests and /health)
 
     def start(self) -> None:
         if self.slots <= 0:
@@ -129,6 +134,12 @@ class Analyst:
                 await t
         self.task = None
         self.running.clear()
+
+    def figures(self) -> dict[str, int]:
+        """What ``/health`` shows: the parts held (analysed, screened or waiting for a worker)
+        against the queue, and what this node answered and screened since it started."""
+        return {"held": len(self.running), "queue": self.queue,
+                "hands_analysed": self.hands_analysed, "screened": self.screened}  # fmt: skip
 
     def poke(self) -> None:
         """Look now (a game just finished here, or a hindsight was asked)."""
@@ -242,6 +253,31 @@ class Analyst:
             return
         if not await self.games.complete(tid, part, self.node, "done", result):
             log.warning("table %s: %s was taken over by another node; its result stands", tid, part)
+        elif part == FAIR:
+            await self._screen(tid, record)
+
+    async def _screen(self, tid: str, record: dict[str, Any]) -> None:
+        """The fair-play screen as the service goes (docs/fairplay.md, "Moderation"): the game
+        is screened in a worker after its analysis, kept, and the flags are summed again over
+        every game kept (on a thread: plain arithmetic, but never the event loop's), so the
+        moderators' page shows the flags of every game screened so far. A failure here costs
+        the game's screen, never its analysis; ``tranque fairplay screen --db`` reads it again."""
+        if not any(record.get("players") or ()):
+            return
+        from tranque.fairplay.stats import report
+
+        try:
+            answer = await self.run(AnalysisRequest(tid, record, (), "screen", 0))
+            if not await self.screens.keep(tid, answer):
+                return
+            self.screened += 1
+            result = await asyncio.to_thread(report, await self.screens.screened())
+            flagged = [x for k in ("people", "partnerships") for x in result[k] if x["flag"]]
+            await self.flags.save_flags(flagged, time.time())
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("table %s: the fair-play screen failed: %s", tid, exc)
 
     async def _game(
         self, tid: str, part: str, record: dict[str, Any], seats: tuple[int, ...], mode: str

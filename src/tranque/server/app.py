@@ -4,7 +4,8 @@ The app parses, authenticates and delivers; every decision is the table owner's.
 database only through the table's ``TableStore`` port, which ``server.serve`` plugs in. The
 edge (body limits, headers, rates) is ``server.edge``; the request bodies are
 ``server.http_schemas``; the socket loop is ``server.ws``; the client's files ``server.assets``;
-the HTTP handlers of guests, tables, the lobby and health ``server.routes``.
+the HTTP handlers of guests, tables, the lobby and health ``server.routes``; what a server is
+made with ``server.config``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from starlette.applications import Starlette
@@ -27,35 +28,41 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from tranque.bots.base import resolve_bot
-from tranque.club.accounts import LoginLimits
 from tranque.club.lobby import LobbyBoard
-from tranque.club.matching import FILL, Seating
+from tranque.club.matching import Seating
 from tranque.club.passwords import PasswordWork
-from tranque.club.ports import LobbyDirectory, LocalDirectory, LocalQueue, MatchQueue
 from tranque.club.quickmatch import VARIANTS, QuickMatch, Requeued
-from tranque.commands import BUS_LINGER_MS
+from tranque.ledger.stakes import STAKES, TooFewChips, person
 from tranque.rules.variants import Rules
-from tranque.server.analyst import QUEUE as ANALYSIS_QUEUE
+from tranque.server.adapters import ServerAdapters
 from tranque.server.assets import IMMUTABLE, WEB_DIR, CachedStatic, release_hash, render_index
 from tranque.server.caps import TableCaps
 from tranque.server.chips import ChipRoutes
 from tranque.server.club import Club
+from tranque.server.config import ServerConfig
 from tranque.server.direct import keep_raw_send
-from tranque.server.edge import Buckets, EdgeMiddleware, Limits, LocalBuckets, RateLimiter
+from tranque.server.edge import Buckets, EdgeMiddleware, LocalBuckets, RateLimiter
+from tranque.server.friends import FriendRoutes, club_news, friend_routes
 from tranque.server.games import GameRoutes, game_routes
-from tranque.server.identity import DEFAULT_MAX_AGE, Identity
+from tranque.server.identity import Identity
+from tranque.server.moderation import ModRoutes, mod_routes
+from tranque.server.pages import not_found, service_worker, service_worker_route
+from tranque.server.pairs import PairRoutes, pair_routes
+from tranque.server.penas import PenaRoutes, pena_routes
+from tranque.server.presence import ClubNews
 from tranque.server.reads import ApiReadLimit
 from tranque.server.replays import Replays
 from tranque.server.routes import ServerRoutes
 from tranque.server.seat_ratings import SeatRatings
+from tranque.server.tournaments import TournamentRoutes, make_tournaments, tournament_routes
 from tranque.server.ws import Sockets
 from tranque.store.chips import SqlChips
 from tranque.store.db import Store
-from tranque.table.bus import Bus, SessionsEnded
+from tranque.store.penas import SqlPenas
+from tranque.table.bus import SessionsEnded
 from tranque.table.lobby import Lobby
-from tranque.table.ports import Entry, Leases, TableStore, Thinker, WallClock
-from tranque.table.service import TableSettings, fixed_seeds, secure_seeds
-from tranque.table.stakes import STAKES, TooFewChips, person
+from tranque.table.ports import Entry, TableStore, WallClock
+from tranque.table.service import fixed_seeds, secure_seeds
 
 log = logging.getLogger("tranque.server")
 
@@ -68,49 +75,9 @@ GZIP_ON_THREAD = 16 * 1024
 GZIP_LEVEL = 6
 
 
-@dataclass
-class ServerConfig:
-    defaults: TableSettings = field(default_factory=TableSettings)
-    test_seed: bytes | None = None  # reproducible server seeds and table ids: tests only
-    rate: float = 20.0  # messages per second per connection, sustained
-    burst: float = 40.0
-    strikes: int = 20  # messages refused for the rate before the connection is closed
-    # Bytes of frames that may wait for a socket that reads too slowly before it is dropped
-    # (server.ws.Connection); a frame is never refused while nothing waits ahead of it.
-    queue_bytes: int = 512 * 1024
-    # Seconds between pings of each socket, and for its pong (server.keepalive): the sockets
-    # uvicorn was told not to ping itself (``tranque serve``, the sans-I/O protocol).
-    ws_ping: float = 20.0
-    limits: Limits = field(default_factory=Limits)
-    secret: str | None = None  # the signing secret; None: the one kept in the database
-    old_secrets: tuple[str, ...] = ()  # still accepted, during a rotation
-    token_max_age: int = DEFAULT_MAX_AGE  # seconds a guest token is valid after it is signed
-    table_expiry: float = 3600.0  # seconds from creation for a table to start, or it expires
-    finished_linger: float = 300.0  # seconds a finished table stays in memory (at least)
-    # Where bots think (``runtime.pool.WorkerPool`` for ``tranque serve``; None: a thread of
-    # this process). Started and closed with the app if it has ``start`` / ``close``.
-    thinker: Thinker | None = None
-    # A node of a cluster: its name and the Redis URL of the bus between nodes (None: one node,
-    # every table in this process). The database (PostgreSQL) holds the leases.
-    node: str | None = None
-    redis: str | None = None
-    lease_ttl: float = 5.0  # seconds a dead node's tables wait before another takes them
-    bus_linger: float = BUS_LINGER_MS / 1000  # seconds a message to another node may wait
-    db_url: str = ""  # names the cluster on Redis (every key and channel is under its hash)
-    fill_time: float = FILL  # seconds a quick match waits for people before bots fill it
-    login_limits: LoginLimits = field(default_factory=LoginLimits)  # club.accounts
-    # Tables rebuilt from their logs off the loop (server.replays): how many are kept for the
-    # next request, and how many may wait for the replay thread before requests get 503 busy.
-    replays_kept: int = 32
-    replays_waiting: int = 32
-    # argon2 (club.passwords.PasswordWork): threads hashing at once (None: half the cores), and
-    # how many more may wait for one before a login or claim is told 503 busy.
-    hash_threads: int | None = None
-    hash_waiting: int = 64
-    analysis_queue: int = ANALYSIS_QUEUE  # parts this node analyses or keeps waiting, at most
+class Server(ServerAdapters, ServerRoutes):
+    config: ServerConfig  # all of it: the route groups read the part server.state names
 
-
-class Server(ServerRoutes):
     def __init__(
         self, config: ServerConfig, store_factory: Callable[[], Awaitable[TableStore]]
     ) -> None:
@@ -125,7 +92,13 @@ class Server(ServerRoutes):
         self.club: Club | None = None  # accounts, profiles, ratings (server.club)
         self.chips: SqlChips | None = None  # the chips' ledger (store.chips, server.chips)
         self.games: GameRoutes | None = None  # finished games, history, analyses (server.games)
+        self.mod: ModRoutes | None = None  # moderation, reports, blocks (server.moderation)
         self.replays: Replays | None = None  # tables rebuilt off the loop (server.replays)
+        self.news: ClubNews | None = None  # notices and friends' presence (server.presence)
+        self.friend_routes: FriendRoutes | None = None  # friends, notices (server.friends)
+        self.pair_routes: PairRoutes | None = None  # pairs (server.pairs)
+        self.pena_routes: PenaRoutes | None = None  # peñas (server.penas)
+        self.tournament_routes: TournamentRoutes | None = None  # (server.tournaments)
         # The rate limits' buckets: this process's memory, or Redis on a cluster (_cluster).
         limits = config.limits
         self.buckets: Buckets = LocalBuckets(limits.rate_keys)
@@ -183,6 +156,7 @@ class Server(ServerRoutes):
         self.club = Club(
             store, self.identity, self.buckets, self.config.login_limits, work, self.claim_rate
         )
+        self.mod = ModRoutes(self.club, self.club.mod_rows)
         self.games = GameRoutes(
             self, store, thinker, self.config.node or "local", queue=self.config.analysis_queue
         )
@@ -205,7 +179,13 @@ class Server(ServerRoutes):
         self.lobby.chips = self.chips
         queue, directory = self._club_ports()
         self.board = LobbyBoard(directory)
-        self.seat_ratings = seat_ratings = SeatRatings(self.club.profiles.ratings_of, self._touch)
+        profiles = self.club.profiles
+        self.seat_ratings = seat_ratings = SeatRatings(
+            profiles.ratings_of,
+            self._touch,
+            names=profiles.account_names,
+            completion=profiles.completion_rates,
+        )
         self.lobby.on_change = self._touch
         self.lobby.on_gone = self.board.gone
         # A queue per variant, and per variant and stake for chip tables ("havana@100").
@@ -214,8 +194,33 @@ class Server(ServerRoutes):
             queue, self._open_quick_table, time.time, fill=self.config.fill_time, variants=queues
         )
         self.lobby.on_gone = self._gone  # the board's and the seats' ratings' (server.seat_ratings)
+        # A table's free seats offered to the queue (a rematch somebody declined): for as long
+        # as the queue's own fill time, then bots.
+        self.lobby.on_fill = self._fill_from_queue
+        self.lobby.fill_window = self.config.fill_time
         self.club.on_sessions_ended = self._sessions_ended
         self.lobby.relay.on_sessions_ended = self._sessions_ended_elsewhere
+        cfg = self.config
+        news, self.friend_routes = club_news(
+            store, self.club, cfg.redis, cfg.db_url, cfg.node or "local", bus
+        )
+        self.news = news
+        self.pair_routes = PairRoutes(self.club, news)
+        self.pena_routes = PenaRoutes(self.club, news, SqlPenas(store), self.board)
+        self.lobby.pena_gate = self.pena_routes.is_member  # a peña's table seats its members
+        self.board.penas_of = self.pena_routes.rows.names_of  # ... and is in their lobby alone
+        self.board.members_of = self.pena_routes.rows.members_of
+        tourneys = self.tournament_routes = make_tournaments(
+            self.club,
+            news,
+            self.lobby,
+            self.config.defaults,
+            fill=self.config.fill_time,
+            minute=self.config.tournament_minute,
+        )
+        self.sockets.on_status, self.sockets.on_listen = news.changed, news.listen
+        self.lobby.relay.on_pushed = news.pushed
+        news.start()
         recovered = await self.lobby.recover()
         if recovered:
             log.warning("rebuilt %d unfinished table(s) from the event log", recovered)
@@ -225,6 +230,8 @@ class Server(ServerRoutes):
         try:
             yield
         finally:
+            await tourneys.runner.close()
+            await news.close()
             await self.games.close()
             await self.quick.close()
             await self.board.close()
@@ -240,44 +247,16 @@ class Server(ServerRoutes):
             if close is not None:
                 await close()
 
-    def _cluster(self, store: TableStore) -> tuple[Leases | None, Bus | None]:
-        """A cluster's leases (in the database) and bus (on Redis); (None, None) on one node."""
-        cfg = self.config
-        if cfg.redis is None:
-            return None, None
-        from tranque.runtime.redis_bus import RedisBus, namespace
-        from tranque.runtime.redis_rates import RedisBuckets
-        from tranque.store.leases import SqlLeases
-
-        node = cfg.node or "node"
-        assert isinstance(store, Store)
-        bus = RedisBus(cfg.redis, node, namespace(cfg.db_url), linger=cfg.bus_linger)
-        # The rate limits count every node's requests (a client may hit any node).
-        buckets = RedisBuckets(cfg.redis, namespace(cfg.db_url))
-        self.buckets = self.guest_rate.buckets = self.table_rate.buckets = buckets
-        self.claim_rate.buckets = buckets
-        self._closing.append(buckets.close)
-        return SqlLeases(store, node, cfg.lease_ttl), bus
-
-    def _club_ports(self) -> tuple[MatchQueue, LobbyDirectory]:
-        """The queue and the lobby's directory: every node's on Redis, else this process's."""
-        cfg = self.config
-        if cfg.redis is None:
-            return LocalQueue(), LocalDirectory()
-        from tranque.runtime.redis_bus import namespace
-        from tranque.runtime.redis_club import RedisDirectory, RedisQueue
-
-        queue = RedisQueue(cfg.redis, namespace(cfg.db_url))
-        directory = RedisDirectory(cfg.redis, namespace(cfg.db_url))
-        self._closing.extend([queue.close, directory.close])
-        return queue, directory
-
     def _touch(self, owner: Any) -> None:
         assert self.board is not None and self.seat_ratings is not None
         ratings = self.seat_ratings.seats(owner)  # looked up when the seating changes
-        if not owner.service.settings.public:
-            return  # never in the lobby: no line to build from its whole info at every move
-        self.board.touch(owner.service.info(), owner.spectators()["count"], ratings)
+        settings = owner.service.settings
+        if not (settings.public or settings.pena):
+            return  # never listed: no line to build from its whole info at every move
+        profiles = self.seat_ratings.profiles(owner)
+        self.board.touch(
+            owner.service.info(), owner.spectators().count, ratings, owner.present(), profiles
+        )
 
     def _sessions_ended(self, guest: str, session: str | None, keep: str | None) -> None:
         """Sessions ended here (a logout, a new password): their sockets close on this node now
@@ -324,6 +303,28 @@ class Server(ServerRoutes):
             raise Requeued(poor, "too_few_chips") from None
         return owner.table_id
 
+    def _fill_from_queue(self, owner: Any, until: float) -> None:
+        """``fill`` at a table: its free seats go to the people waiting in the quick-match queue
+        of its variant (and stake) until ``until``, people first; at a table of custom rules
+        (no queue has them) the bots come at the window's end."""
+        assert self.quick is not None
+        settings = owner.service.settings
+        preset = settings.rules.name
+        if preset not in VARIANTS:
+            return
+        queue = f"{preset}@{settings.stake}" if settings.stake else preset
+
+        async def seat_at(ticket: Any) -> int | None:
+            if await self.caps.at_cap([ticket.guest]):
+                return None  # at his cap of unfinished tables: he waits for another
+            seated = {seat.guest for seat in owner.service.seats if seat.kind == "person"}
+            if seated & set(ticket.avoid):
+                return None  # he blocks, or is blocked by, one of them: never seated together
+            seat: int | None = await owner.place(ticket.guest, ticket.nickname)
+            return seat
+
+        self.quick.want(owner.table_id, queue, until, seat_at)
+
     async def _requeue(self, seating: Seating, unseated: set[str]) -> None:
         """A quick match that cannot open for ``unseated``: the others queue again, as they
         were (the ``Requeued`` raised next tells the unseated why)."""
@@ -352,24 +353,27 @@ class Server(ServerRoutes):
         assert self.club is not None
         return await self.club.table_players(self, request)
 
-    def _chips(self, name: str) -> Callable[[Request], Awaitable[Response]]:
-        """A route of ``server.chips``, bound once the ledger exists (in the lifespan)."""
+    def _chips(
+        self, handler: Callable[[ChipRoutes, Request], Awaitable[Response]]
+    ) -> Callable[[Request], Awaitable[Response]]:
+        """A route of ``server.chips`` (``ChipRoutes.balance``, ...), bound once the ledger
+        exists (in the lifespan)."""
 
         async def route(request: Request) -> Response:
             assert self.chips is not None and self.club is not None
-            handler: Callable[[Request], Awaitable[Response]]
-            handler = getattr(ChipRoutes(self.chips, self.club), name)
-            return await handler(request)
+            return await handler(ChipRoutes(self.chips, self.club), request)
 
         return route
 
-    def _club(self, name: str) -> Callable[[Request], Awaitable[Response]]:
-        """A route of ``server.club``, bound once the club exists (in the lifespan)."""
+    def _club(
+        self, handler: Callable[[Club, Request], Awaitable[Response]]
+    ) -> Callable[[Request], Awaitable[Response]]:
+        """A route of ``server.club`` (``Club.login``, ...), bound once the club exists (in the
+        lifespan)."""
 
         async def route(request: Request) -> Response:
             assert self.club is not None
-            handler: Callable[[Request], Awaitable[Response]] = getattr(self.club, name)
-            return await handler(request)
+            return await handler(self.club, request)
 
         return route
 
@@ -414,38 +418,52 @@ def create_app(
 ) -> TranqueApp:
     server = Server(config, store_factory)
     routes: list[Any] = [
+        *friend_routes(server),
+        *pair_routes(server),
+        *pena_routes(server),
+        *tournament_routes(server),
         Route("/api/guests", server.new_guest, methods=["POST"]),
         Route("/api/guests/renew", server.renew_guest, methods=["POST"]),
+        Route("/api/guests/nickname", server.rename_guest, methods=["POST"]),
         Route("/api/tables", server.create_table, methods=["POST"]),
         Route("/api/tables/{table}", server.table_info),
         Route("/api/tables/{table}/record", server.table_record),
         Route("/api/tables/{table}/history", server.table_history),
         Route("/api/tables/{table}/players", server.table_players),
-        Route("/api/accounts", server._club("claim"), methods=["POST"]),
-        Route("/api/accounts/password", server._club("change_password"), methods=["POST"]),
-        Route("/api/sessions", server._club("login"), methods=["POST"]),
-        Route("/api/sessions", server._club("logout"), methods=["DELETE"]),
-        Route("/api/sessions/current", server._club("logout"), methods=["DELETE"]),
-        Route("/api/me", server._club("me")),
-        Route("/api/profiles/{handle}", server._club("profile")),
-        Route("/api/leaderboards/{preset}", server._club("leaderboard")),
-        Route("/api/chips", server._chips("balance")),
-        Route("/api/chips/history", server._chips("history")),
+        Route("/api/accounts", server._club(Club.claim), methods=["POST"]),
+        Route("/api/accounts/password", server._club(Club.change_password), methods=["POST"]),
+        Route("/api/sessions", server._club(Club.login), methods=["POST"]),
+        Route("/api/sessions", server._club(Club.logout), methods=["DELETE"]),
+        Route("/api/sessions/current", server._club(Club.logout), methods=["DELETE"]),
+        Route("/api/me", server._club(Club.me)),
+        Route("/api/profiles/{handle}", server._club(Club.profile)),
+        Route("/api/leaderboards/{preset}", server._club(Club.leaderboard)),
+        Route("/api/chips", server._chips(ChipRoutes.balance)),
+        Route("/api/chips/history", server._chips(ChipRoutes.history)),
         Route("/health", server.health),
         Route("/healthz", server.ready),
         Route("/api/stats", server.stats),
         Route("/api/lobby", server.lobby_listing),
         Route("/api/parties", server.new_party, methods=["POST"]),
         *game_routes(server),
+        *mod_routes(server),
+        Route("/mod", server.index),
         Route("/leaderboards/{preset}", server.index),
         Route("/t/{table}", server.index),
         Route("/g/{table}", server.index),
         Route("/games", server.index),
         Route("/u/{handle}", server.index),
+        Route("/pair/{name}", server.index),
+        Route("/pairs", server.index),
+        Route("/pena/{name}", server.index),
+        Route("/penas", server.index),
+        Route("/tournaments", server.index),
+        Route("/tournament/{id}", server.index),
         Route("/lobby", server.index),
         Route("/chips", server.index),
         Route("/", server.index),
         Route("/index.html", server.index),
+        Route("/sw.js", service_worker_route(service_worker(server.release))),
     ]
     if WEB_DIR.is_dir():
         versioned = CachedStatic(directory=WEB_DIR, cache_control=IMMUTABLE)
@@ -461,7 +479,12 @@ def create_app(
             thread_minimum_size=GZIP_ON_THREAD,
         ),
     ]
-    app = TranqueApp(routes=routes, middleware=middleware, lifespan=server.lifespan)
+    app = TranqueApp(
+        routes=routes,
+        middleware=middleware,
+        lifespan=server.lifespan,
+        exception_handlers={404: not_found(server.page)},
+    )
     app.state.server = server
     return app
 

@@ -1,11 +1,12 @@
 """The browser client's files: the page, and its scripts and styles under a versioned prefix.
 
-The page (``index.html``) is sent with ``Cache-Control: no-cache``, its ``/js/`` and ``/css/``
-URLs rewritten to ``/assets/<release>/...``, where ``<release>`` is a hash of every file of the
-client taken at start. Those are cached for a year (``immutable``): a new release has a new
-hash, so the browser fetches it at once, and the ES modules' relative imports resolve under the
-same prefix; they carry no ``ETag`` nor ``Last-Modified``, having nothing to revalidate. The
-unversioned paths still work, revalidated on every use (``no-cache``, with their validators).
+The page (``index.html``) is sent with ``Cache-Control: no-cache``, its ``/js/``, ``/css/``,
+``/icons/`` and manifest URLs rewritten to ``/assets/<release>/...``, where ``<release>`` is a
+hash of every file of the client taken at start. Those are cached for a year (``immutable``): a
+new release has a new hash, so the browser fetches it at once, and the ES modules' relative
+imports resolve under the same prefix; they carry no ``ETag`` nor ``Last-Modified``, having
+nothing to revalidate. The unversioned paths still work, revalidated on every use
+(``no-cache``, with their validators).
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from starlette.staticfiles import StaticFiles
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 IMMUTABLE = "public, max-age=31536000, immutable"
-_ASSET_URL = re.compile(r'(href|src)="/(js|css)/')
+# The scripts, the styles, the app's manifest and its icons (the manifest names its icons by
+# relative URLs: under the prefix they are this release's too).
+_ASSET_URL = re.compile(r'(href|src)="/(js/|css/|icons/|manifest\.webmanifest")')
 
 
 def release_hash(directory: Path = WEB_DIR) -> str:
@@ -33,7 +36,7 @@ def release_hash(directory: Path = WEB_DIR) -> str:
 
 
 def render_index(html: str, release: str) -> str:
-    return _ASSET_URL.sub(rf'\1="/assets/{release}/\2/', html)
+    return _ASSET_URL.sub(rf'\1="/assets/{release}/\2', html)
 
 
 class CachedStatic(StaticFiles):

@@ -1,7 +1,7 @@
 """The chips' HTTP routes: the bearer's balance and the history of its movements.
 
 Play money only: chips cannot be bought, sold or cashed, and every answer says so
-(``play_money``). The amounts are ``table.stakes``'; the rows ``store.chips``. A person's answer
+(``play_money``). The amounts are ``ledger.stakes``'; the rows ``store.chips``. A person's answer
 is his own (the bearer's): nobody else's balance, and no account name of the ledger but his.
 """
 
@@ -12,19 +12,16 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from tranque.ledger import stakes as chips
 from tranque.server.http_schemas import HttpError
+from tranque.server.late_routes import refusal
 from tranque.store.chips import SqlChips
-from tranque.table import stakes as chips
 
 if TYPE_CHECKING:
     from tranque.server.club import Club
 
 HISTORY = 100  # movements of a history page, by default and at most
 KINDS = ("grant", "escrow", "release", "settle", "void")
-
-
-def _refusal(exc: HttpError) -> JSONResponse:
-    return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
 
 
 class ChipRoutes:
@@ -37,7 +34,7 @@ class ChipRoutes:
         try:
             who = await self.club.who(request)
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         return JSONResponse(
             {
                 "balance": await self.ledger.balance(who.guest),
@@ -58,7 +55,7 @@ class ChipRoutes:
             if not 1 <= limit <= HISTORY:
                 raise HttpError(400, "bad_limit", f"limit is 1 to {HISTORY}")
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         moves = await self.ledger.history(who.guest, limit)
         return JSONResponse(
             {

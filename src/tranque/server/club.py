@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -25,11 +25,22 @@ from tranque.server import http_schemas as hs
 from tranque.server.edge import Buckets, RateLimiter, client_address, read_body
 from tranque.server.http_schemas import HttpError
 from tranque.server.identity import Identity, TokenState
+from tranque.server.late_routes import refusal
 from tranque.store.club import SqlAccounts, SqlProfiles
 from tranque.store.db import Store
+from tranque.store.moderation import SqlModeration
+from tranque.store.pairs import SqlPairs
 
 if TYPE_CHECKING:
-    from tranque.server.app import Server
+    from tranque.table.lobby import Lobby
+
+
+class HasLobby(Protocol):
+    """A server with its tables (``Club.table_players`` reads a live table's seats)."""
+
+    @property
+    def lobby(self) -> Lobby | None: ...
+
 
 LEADERBOARD = 50  # rows of a leaderboard, by default and at most
 GUEST_HANDLE = "~"  # a guest's profile is /u/~<guest id>: no account name starts with it
@@ -59,12 +70,11 @@ def bearer(request: Request) -> str:
 
 
 def _refusal(exc: HttpError | AccountError) -> JSONResponse:
+    """An account's refusal carries its wait (``Retry-After``) as an ``HttpError`` does."""
     if isinstance(exc, AccountError):
         headers = {} if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
         exc = HttpError(exc.status, exc.code, exc.message, headers)
-    return JSONResponse(
-        {"code": exc.code, "message": exc.message}, status_code=exc.status, headers=exc.headers
-    )
+    return refusal(exc)
 
 
 class Club:
@@ -80,6 +90,8 @@ class Club:
         self.identity = identity
         self.rows = SqlAccounts(store)
         self.profiles = SqlProfiles(store)
+        self.mod_rows = SqlModeration(store)  # roles, standing, reports, blocks
+        self.pair_rows = SqlPairs(store)  # pairs (server.pairs): a profile lists a person's
         self.accounts = Accounts(self.rows, LoginGuard(buckets, limits), work)
         self.claim_rate = claim_rate or RateLimiter(0, 1, "account claims")
         self.store = store
@@ -184,6 +196,8 @@ class Club:
                 "account": name,
                 "profile": profile_handle(who.guest, name),
                 "since": account.created if account else None,
+                # Only ever true for the bearer himself: the page offers him the moderators'.
+                "moderator": "moderator" in await self.mod_rows.roles_of(who.guest),
             }
         )
 
@@ -208,7 +222,9 @@ class Club:
         skills = await self.profiles.ratings_of([guest])
         history = await self.profiles.history(guest)
         counts = await self.profiles.counts(guest)
+        completion = await self.profiles.completion(guest)
         recent = await self.profiles.recent(guest)
+        met = await self.profiles.companions(guest)
         by_preset: dict[str, list[dict[str, Any]]] = {}
         for h in history:
             by_preset.setdefault(h.pop("preset"), []).append(h)
@@ -230,10 +246,24 @@ class Club:
                     "suffered": counts["pollonas_suffered"],
                 },
                 "viajeras": counts["viajeras"],
+                # The formed pairs he is in (docs/club.md, "Pairs"): each one's page is
+                # /pair/{name}; a proposal not yet answered is nobody else's business.
+                "pairs": await self.pair_rows.formed_of(guest),
+                # Tables finished ÷ tables begun (docs/club.md, "Completion rate").
+                "completion": completion,
                 "recent": [
-                    {**r, "record": f"/api/tables/{r['table']}/record", "page": f"/t/{r['table']}"}
+                    {**r, "record": f"/api/tables/{r['table']}/record", "page": f"/g/{r['table']}"}
                     for r in recent
                 ],
+                # Who the person played with and against: a profile link for account holders
+                # only (guests and bots are no links, as in every list of names).
+                **{
+                    side: [
+                        {"nickname": c["nickname"], "games": c["games"], "profile": c["name"]}
+                        for c in people
+                    ]
+                    for side, people in met.items()
+                },
             }
         )
 
@@ -255,13 +285,14 @@ class Club:
             {
                 "rank": i + 1,
                 "profile": profile_handle(r.pop("guest"), r["name"]),
+                "account": r["name"] is not None,
                 **{k: v for k, v in r.items() if k != "name"},
             }
             for i, r in enumerate(rows)
         ]
         return JSONResponse({"preset": preset, "min_games": PROVISIONAL_GAMES, "players": players})
 
-    async def table_players(self, server: Server, request: Request) -> Response:
+    async def table_players(self, server: HasLobby, request: Request) -> Response:
         """``GET /api/tables/{table}/players``: each seat's person (nickname, profile, rating
         under the table's preset) and, once the table is rated, each person's change. What the
         seats, the end of a game and the lobby show next to a name."""

@@ -54,6 +54,8 @@ class Connection:
         self.session: str | None = None  # the account's session the token named (None: a guest)
         self.nickname = "guest"
         self.watcher = False
+        # The guests whose phrases this connection does not hear: those its person blocks.
+        self.muted: frozenset[str] = frozenset()
         self.owner: TableHandle | None = None  # the table's owner, or its stand-in (relay)
         self.pending: deque[bytes | None] = deque()
         self.queued_bytes = 0  # of the frames in ``pending``
@@ -67,6 +69,7 @@ class Connection:
         self.close_reason = "too slow"
         self.in_lobby = False  # gets the lobby's listing at every change
         self.queued = False  # waits in the quick-match queue
+        self.listening = False  # gets its account's notices and friends' presence (bell)
 
     def tell(self, obj: dict[str, Any]) -> None:
         """Push a message of the club (the queue) to this socket."""

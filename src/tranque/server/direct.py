@@ -35,7 +35,7 @@ def keep_raw_send(scope: Scope, send: Send) -> None:
     scope[RAW_SEND] = send
 
 
-def direct_writer(scope: Scope) -> DirectWrite | None:
+def direct_writer(scope: Scope, limit: int) -> DirectWrite | None:
     """A function that frames one text frame now and says whether it could; None where the
     server's WebSocket protocol is not uvicorn's sans-I/O one.
 
@@ -44,6 +44,10 @@ def direct_writer(scope: Scope) -> DirectWrite | None:
     move's event and the ack its player is sent after it leave in one system call, not two.
     Whatever uvicorn writes itself meanwhile (a ping, a close, a frame of the ASGI path) takes
     the buffer's bytes with it, in order, since it drains the same buffer.
+
+    It frames at most ``limit`` bytes (the socket's queue bound) in one turn; past them it says
+    no, and the frame waits in the connection's queue, whose bound then drops a socket that
+    does not read.
     """
     proto = sansio_protocol(scope)
     if proto is None:
@@ -55,10 +59,12 @@ def direct_writer(scope: Scope) -> DirectWrite | None:
     writable = proto.writable
     loop = asyncio.get_running_loop()
     corked = False  # a flush is due at the next turn
+    held = 0  # bytes framed since the last flush
 
     def flush() -> None:
-        nonlocal corked
+        nonlocal corked, held
         corked = False
+        held = 0
         if proto.disconnected or transport.is_closing():
             return
         data = b"".join(conn.data_to_send())
@@ -66,8 +72,13 @@ def direct_writer(scope: Scope) -> DirectWrite | None:
             transport.write(data)
 
     def write(data: bytes) -> bool:
-        nonlocal corked
+        nonlocal corked, held
         if proto.close_sent or proto.disconnected or not writable.is_set():
+            return False
+        if held >= limit:
+            # The transport says it is full only once the flush has written: until then what
+            # one turn frames here counts against the queue's bound too, else a reader whose
+            # asks came in one read would have all their answers held at once, past it.
             return False
         if transport.is_closing():
             return False
@@ -75,6 +86,7 @@ def direct_writer(scope: Scope) -> DirectWrite | None:
             conn.send_text(data)
         except InvalidState:  # closing or closed: the reader will see the disconnect
             return False
+        held += len(data)
         if not corked:
             corked = True
             loop.call_soon(flush)

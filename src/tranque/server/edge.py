@@ -43,7 +43,15 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 # What a script or a style sheet needs of them: the policy, the framing and the opener headers
 # govern documents only, and cost a few hundred bytes on each of the page's many modules.
 SUBRESOURCE_HEADERS = SECURITY_HEADERS[1:2] + SECURITY_HEADERS[3:4]
-SUBRESOURCE_TYPES = (b"text/javascript", b"application/javascript", b"text/css")
+# The app's manifest and its PNG icons are never documents either (an SVG may be one: it keeps
+# the policy).
+SUBRESOURCE_TYPES = (
+    b"text/javascript",
+    b"application/javascript",
+    b"text/css",
+    b"image/png",
+    b"application/manifest+json",
+)
 
 
 @dataclass(frozen=True, slots=True)

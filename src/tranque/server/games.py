@@ -17,7 +17,8 @@ can carry a hand that is still hidden. Errors are the API's ``{"code", "message"
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 from starlette.requests import Request
@@ -30,11 +31,12 @@ from tranque.server.analyst import QUEUE, AnalysisBusy, Analyst, games_of
 from tranque.server.club import profile_handle
 from tranque.server.edge import read_body
 from tranque.server.http_schemas import HttpError
+from tranque.server.late_routes import refusal
 from tranque.store.db import Store
 from tranque.store.games import FAIR, AnalysisRow, Cursor, SqlGames, hindsight_part
 
 if TYPE_CHECKING:
-    from tranque.server.app import Server
+    from tranque.server.state import ServerState
 
 PAGE = 20  # rows of a list, by default
 MAX_PAGE = 100  # rows of a list, at most
@@ -48,12 +50,6 @@ class HindsightAsk(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _ask = msgspec.json.Decoder(HindsightAsk)
-
-
-def _refusal(exc: HttpError) -> JSONResponse:
-    return JSONResponse(
-        {"code": exc.code, "message": exc.message}, status_code=exc.status, headers=exc.headers
-    )
 
 
 def _page(request: Request) -> tuple[int, Cursor | None]:
@@ -84,7 +80,7 @@ def _listing(request: Request, rows: list[dict[str, Any]], limit: int) -> dict[s
 
 class GameRoutes:
     def __init__(
-        self, server: Server, store: Store, thinker: Any, node: str, *, queue: int = QUEUE
+        self, server: ServerState, store: Store, thinker: Any, node: str, *, queue: int = QUEUE
     ) -> None:
         self.server = server
         self.store = store
@@ -104,7 +100,7 @@ class GameRoutes:
         try:
             limit, cursor = _page(request)
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         rows = await self.games.public_games(limit, cursor)
         return JSONResponse(_listing(request, rows, limit))
 
@@ -120,7 +116,7 @@ class GameRoutes:
             if guest is None or person is None:
                 raise HttpError(404, "no_profile", f"nobody is called {handle!r}")
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         rows = await self.games.person_games(guest, limit, cursor)
         for r in rows:
             r["page"] = f"/g/{r['table']}"
@@ -150,11 +146,11 @@ class GameRoutes:
         try:
             record, info, finished = await self._finished(tid)
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         try:
             summaries = [game_summary(replay_game(g)) for g in games_of(record)]
         except RulesError as exc:  # a stored record always replays; say so if one does not
-            return _refusal(HttpError(500, "bad_record", f"the stored record: {exc}"))
+            return refusal(HttpError(500, "bad_record", f"the stored record: {exc}"))
         people, names = await self.server.club.profiles.table_people(tid)  # type: ignore[union-attr]
         seats = []
         for s, seat in enumerate((info.get("seats") or [{}] * 4)[:4]):
@@ -167,6 +163,7 @@ class GameRoutes:
                     "kind": seat.get("kind"),
                     "nickname": (name if person and name else None) or seat.get("nickname"),
                     "profile": profile_handle(guest, name) if person and guest else None,
+                    "account": bool(person and name),
                 }
             )
         settings = info.get("settings") or {}
@@ -192,7 +189,7 @@ class GameRoutes:
         try:
             await self._finished(tid)
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         rows = await self.games.parts(tid)
         fair = next((r for r in rows if r.part == FAIR), None)
         seats = fair.seats if fair is not None else await self.games.people_seats(tid)
@@ -235,7 +232,7 @@ class GameRoutes:
             if ask.hand not in hands:
                 raise HttpError(404, "no_hand", f"game {ask.game} has hands {hands}")
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         part = hindsight_part(ask.game, ask.hand)
         row = next((r for r in await self.games.parts(tid) if r.part == part), None)
         if row is None or row.status == "pending":  # a kept one is answered, however busy
@@ -244,7 +241,7 @@ class GameRoutes:
             except AnalysisBusy as busy:
                 if row is not None:  # held by a node (or stale: the watch takes it over)
                     return JSONResponse({"game": ask.game, "hand": ask.hand, **_part(row)}, 202)
-                return _refusal(
+                return refusal(
                     HttpError(
                         503, "analysis_busy",
                         f"this server is analysing as many hands as it takes ({busy.held}): "
@@ -274,24 +271,36 @@ def _part(row: AnalysisRow | None) -> dict[str, Any]:
     return {"status": "pending", "analysis": None}
 
 
-def game_routes(server: Server) -> list[Route]:
+class _HasGames(Protocol):
+    """A server with its games' routes, once its lifespan has made them."""
+
+    @property
+    def games(self) -> GameRoutes | None: ...
+
+
+def game_routes(server: _HasGames) -> list[Route]:
     """The routes, bound once the lifespan has made ``server.games``."""
 
-    def bound(name: str) -> Any:
+    def bound(
+        handler: Callable[[GameRoutes, Request], Awaitable[Response]],
+    ) -> Callable[[Request], Awaitable[Response]]:
         async def route(request: Request) -> Response:
-            routes: GameRoutes = server.games  # type: ignore[assignment]
-            handler = getattr(routes, name)
-            response: Response = await handler(request)
-            return response
+            routes = server.games
+            assert routes is not None
+            return await handler(routes, request)
 
         return route
 
     return [
-        Route("/api/games", bound("recent")),
-        Route("/api/profiles/{handle}/games", bound("person")),
-        Route("/api/tables/{table}/games", bound("table_games")),
-        Route("/api/tables/{table}/analysis", bound("analysis")),
-        Route("/api/tables/{table}/analysis/hindsight", bound("ask_hindsight"), methods=["POST"]),
+        Route("/api/games", bound(GameRoutes.recent)),
+        Route("/api/profiles/{handle}/games", bound(GameRoutes.person)),
+        Route("/api/tables/{table}/games", bound(GameRoutes.table_games)),
+        Route("/api/tables/{table}/analysis", bound(GameRoutes.analysis)),
+        Route(
+            "/api/tables/{table}/analysis/hindsight",
+            bound(GameRoutes.ask_hindsight),
+            methods=["POST"],
+        ),
     ]
 
 

@@ -75,7 +75,8 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     seat: int | None = 0
     bot: Word | None = None  # the bot for empty seats and clocks; None: the server's default
     public: bool = False  # listed in the lobby; else reached by its link only
-    stake: int | None = None  # a chip table's stake (table.stakes.STAKES); None: no chips
+    stake: int | None = None  # a chip table's stake (ledger.stakes.STAKES); None: no chips
+    pena: Name | None = None  # a peña's table: its members alone sit (club.penas)
 
 
 class Credentials(msgspec.Struct, forbid_unknown_fields=True):
@@ -99,6 +100,36 @@ class NewPassword(msgspec.Struct, forbid_unknown_fields=True):
         return "NewPassword(old=..., new=...)"
 
 
+REASON_FIELD = 500  # a moderator's reason (moderation.rules: 3 to 500 characters)
+Reason = Annotated[str, msgspec.Meta(max_length=REASON_FIELD)]
+Handle = Annotated[str, msgspec.Meta(max_length=NAME_FIELD + 2)]  # a name, or ~ and a guest id
+Subject = Annotated[str, msgspec.Meta(max_length=2 * NAME_FIELD + 5)]  # a flag's: "a" or "a+b"
+
+
+class ModAction(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/mod/actions``: a moderator's action on a person (moderation.rules)."""
+
+    action: Word
+    person: Handle
+    reason: Reason
+    hours: int | None = None  # a suspension's length
+    subject: Subject | None = None  # a review: the flag it marks reviewed
+
+
+class NewReport(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/reports``: a reason of the short list, about a person, maybe at a table."""
+
+    person: Handle
+    reason: Word
+    table: Word | None = None
+
+
+class NewBlock(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/blocks``."""
+
+    person: Handle
+
+
 # The code of a mistyped field, by the field's name; anything else is ``bad_request``.
 _FIELD_CODES = {
     "nickname": "bad_nickname",
@@ -113,6 +144,12 @@ _FIELD_CODES = {
     "password": "bad_password",
     "old": "bad_password",
     "new": "bad_password",
+    "action": "bad_action",
+    "person": "bad_person",
+    "reason": "bad_reason",
+    "hours": "bad_hours",
+    "subject": "bad_subject",
+    "table": "bad_table",
 }
 _AT = re.compile(r"`\$\.(\w+)")  # "at `$.seat`", "at `key` in `$.rules`"
 _DECODERS: dict[type[Any], msgspec.json.Decoder[Any]] = {
@@ -120,10 +157,25 @@ _DECODERS: dict[type[Any], msgspec.json.Decoder[Any]] = {
     NewTable: msgspec.json.Decoder(NewTable),
     Credentials: msgspec.json.Decoder(Credentials),
     NewPassword: msgspec.json.Decoder(NewPassword),
+    ModAction: msgspec.json.Decoder(ModAction),
+    NewReport: msgspec.json.Decoder(NewReport),
+    NewBlock: msgspec.json.Decoder(NewBlock),
 }
 
 
 T = TypeVar("T")
+
+
+def decode_club(schema: type[T], body: bytes) -> T:
+    """The body of a club request (friends, pairs, peñas, tournaments) as ``schema``: an
+    empty body is ``{}``; a wrong field is 400 ``unknown_field`` or ``bad_request``."""
+    try:
+        return msgspec.json.decode(body or b"{}", type=schema)
+    except msgspec.ValidationError as exc:
+        code = "unknown_field" if str(exc).startswith("Object contains unknown") else "bad_request"
+        raise HttpError(400, code, str(exc)) from None
+    except msgspec.DecodeError as exc:
+        raise HttpError(400, "malformed", f"the body is not JSON: {exc}") from None
 
 
 def decode(schema: type[T], body: bytes, *, empty_ok: bool = False) -> T:

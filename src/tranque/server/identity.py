@@ -27,6 +27,18 @@ NICK = re.compile(r"^[\w .'-]{1,24}$", re.UNICODE)
 DEFAULT_MAX_AGE = 30 * 24 * 3600  # thirty days
 
 
+def checked_nickname(raw: str) -> str:
+    """A guest's nickname as it will be shown (trimmed), or ValueError: its form (1 to 24
+    letters, digits, spaces or .'-_; never cut to fit), and BadName ``reserved_name`` for one
+    that would pass for a bot or the house (compared by its confusable skeleton). The one check
+    of a nickname wherever one is given: a new guest, a new name, a seat taken with it."""
+    nick = raw.strip()
+    if not NICK.match(nick):
+        raise ValueError("a nickname is 1 to 24 letters, digits, spaces or .'-_")
+    check_nickname(nick)
+    return nick
+
+
 class TokenState(Enum):
     VALID = "valid"
     EXPIRED = "expired"
@@ -54,12 +66,7 @@ class Identity:
     def new_guest(self, nickname: str | None) -> tuple[str, str, str]:
         """(guest id, nickname, token) for a first visit."""
         nick = (nickname or "").strip()
-        if nick:
-            if not NICK.match(nick):
-                raise ValueError("a nickname is 1 to 24 letters, digits, spaces or .'-_")
-            check_nickname(nick)  # BadName "reserved_name": not a bot's, nor the house's
-        else:
-            nick = f"guest-{secrets.randbelow(10000):04d}"
+        nick = checked_nickname(nick) if nick else f"guest-{secrets.randbelow(10000):04d}"
         guest = secrets.token_urlsafe(9)
         return guest, nick, self.sign(guest, nick)
 

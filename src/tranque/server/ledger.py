@@ -29,7 +29,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     import sqlalchemy as sa
 
-    from tranque.commands import CommandError
+    from tranque.commandline import CommandError
     from tranque.store.audit import audit
     from tranque.store.db import open_store
 

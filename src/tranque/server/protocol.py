@@ -12,23 +12,36 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from tranque.table.messages import (
+    MAX_ID,
+    PHRASES,
+    AddBot,
+    Choose,
+    Fill,
+    Ident,
+    Leave,
+    Message,
+    Phrase,
+    Play,
+    Reading,
+    Ready,
+    Redeal,
+    RematchAnswer,
+    Reveal,
+    Say,
+    Sit,
+    TableCommand,
+)
+from tranque.table.owner_frames import frame
+
 MAX_MESSAGE_BYTES = 2048  # larger text frames get an error frame; far larger ones close (1009)
-MAX_ID = 64
 MAX_TOKEN = 1024  # a signed token is a few hundred characters
-MAX_WORD = 32  # a bot's level or name, a move's notation
-MAX_HEX = 256  # a commitment (64 hex digits) or a client seed (table.model.MAX_SEED_HEX)
 
 Token = Annotated[str, msgspec.Meta(max_length=MAX_TOKEN)]
-Ident = Annotated[str, msgspec.Meta(max_length=MAX_ID)]  # a table's id, a party's link
-Word = Annotated[str, msgspec.Meta(max_length=MAX_WORD)]
-Hex = Annotated[str, msgspec.Meta(max_length=MAX_HEX)]
+Variant = Literal["havana", "miami", "oriente", "barrio"]
 
 
-class _Msg(msgspec.Struct, forbid_unknown_fields=True, tag_field="type"):
-    pass
-
-
-class Hello(_Msg, tag="hello"):
+class Hello(Message, tag="hello"):
     """First message of a connection: who I am, which table, and the last event I saw."""
 
     token: Token
@@ -37,141 +50,84 @@ class Hello(_Msg, tag="hello"):
     last_seq: int | None = None
 
 
-class Sync(_Msg, tag="sync"):
+class Sync(Message, tag="sync"):
     """Ask again for a full view (and the events after ``last_seq``, if still in memory)."""
 
     last_seq: int | None = None
 
 
-class Ping(_Msg, tag="ping"):
+class Ping(Message, tag="ping"):
     id: str | None = None
 
 
-class Sit(_Msg, tag="sit"):
-    id: str
-    seat: int
+class Lobby(Message, tag="lobby"):
+    """Before any hello: the lobby's listing now, and again whenever it changes. With an
+    account's ``token``, the tables of his peñas too (members only: docs/club.md)."""
+
+    token: Token | None = None
 
 
-class AddBot(_Msg, tag="add_bot"):
-    """The host seats a bot: of ``level`` (``facil``, ``normal`` or ``fuerte``), or of the
-    table's own level."""
-
-    id: str
-    seat: int
-    level: Word | None = None
-
-
-class Leave(_Msg, tag="leave"):
-    id: str
-
-
-class Ready(_Msg, tag="ready"):
-    """A commitment to this hand's client seed: hex SHA-256("tranque-client|" || seed)."""
-
-    id: str
-    hand: int
-    commit: Hex
-
-
-class Reveal(_Msg, tag="reveal"):
-    id: str
-    hand: int
-    seed: Hex
-
-
-class Redeal(_Msg, tag="redeal"):
-    id: str
-    seq: int
-    ask: bool
-
-
-class Choose(_Msg, tag="choose"):
-    id: str
-    seq: int
-    choice: Literal["salgo", "sal_tu"]
-
-
-class Play(_Msg, tag="play"):
-    id: str
-    seq: int
-    move: Word
-
-
-class Reading(_Msg, tag="reading"):
-    """Between two hands: ``done`` false asks the next hand to wait while I read the end of
-    ``hand`` (for the table's reading wait at most), true says I have read it."""
-
-    id: str
-    hand: int
-    done: bool
-
-
-# The fixed phrases a person may say at a table (the client has their words in each language).
-PHRASES = ("buena", "gracias", "revancha", "suerte", "bien_jugado", "otra_vez")
-Phrase = Literal["buena", "gracias", "revancha", "suerte", "bien_jugado", "otra_vez"]
-Variant = Literal["havana", "miami", "oriente", "barrio"]
-
-
-class Say(_Msg, tag="say"):
-    """One of the fixed phrases: before the first hand, between hands, after the game."""
-
-    id: str
-    phrase: Phrase
-
-
-class RematchAnswer(_Msg, tag="rematch"):
-    """ "Revancha": once the game is over, play again with the same people in the same seats
-    (``accept``); ``swap``: swap seats with your partner, if he asks it too."""
-
-    id: str
-    accept: bool
-    swap: bool = False
-
-
-class Lobby(_Msg, tag="lobby"):
-    """Before any hello: the lobby's listing now, and again whenever it changes."""
-
-
-class Queue(_Msg, tag="queue"):
+class Queue(Message, tag="queue"):
     """Before any hello: wait for a table of people of ``variant`` ("Jugar ahora · Con
     personas"); with ``party``, as the partner of the friend who shares it."""
 
     token: Token
     variant: Variant = "havana"
     party: Ident | None = None
-    stake: int | None = None  # a chip table's queue (table.stakes.STAKES); None: no chips
+    stake: int | None = None  # a chip table's queue (ledger.stakes.STAKES); None: no chips
 
 
-class Unqueue(_Msg, tag="unqueue"):
+class Unqueue(Message, tag="unqueue"):
     """Out of the queue (one tap)."""
 
 
-ClientMessage = (
-    Hello
-    | Sync
-    | Ping
-    | Sit
-    | AddBot
-    | Leave
-    | Ready
-    | Reveal
-    | Redeal
-    | Choose
-    | Play
-    | Reading
-    | Say
-    | RematchAnswer
-    | Lobby
-    | Queue
-    | Unqueue
-)
+class Notices(Message, tag="notices"):
+    """Before any hello, with an account's token: this socket gets the account's notices (the
+    bell) and its friends' presence from now on, and counts as the account being online."""
+
+    token: Token
+
+
+# The table's commands are the table's own Structs (table/messages.py): decoded here, once,
+# and handed on as they are.
+ClientMessage = Hello | Sync | Ping | TableCommand | Lobby | Queue | Unqueue | Notices
 TABLE_COMMANDS = (
     *("sit", "add_bot", "leave", "ready", "reveal", "redeal", "choose", "play", "reading"),
-    *("say", "rematch"),
+    *("say", "rematch", "fill"),
 )
-MESSAGE_TYPES = ("hello", "sync", "ping", "lobby", "queue", "unqueue", *TABLE_COMMANDS)
+MESSAGE_TYPES = ("hello", "sync", "ping", "lobby", "queue", "unqueue", "notices", *TABLE_COMMANDS)
 
 decoder = msgspec.json.Decoder(ClientMessage)
+
+__all__ = [
+    "MAX_ID",
+    "MAX_MESSAGE_BYTES",
+    "PHRASES",
+    "AddBot",
+    "Choose",
+    "ClientMessage",
+    "Fill",
+    "Hello",
+    "Leave",
+    "Lobby",
+    "Phrase",
+    "Ping",
+    "Play",
+    "ProtocolError",
+    "Queue",
+    "Reading",
+    "Ready",
+    "Redeal",
+    "RematchAnswer",
+    "Reveal",
+    "Say",
+    "Sit",
+    "Sync",
+    "TableCommand",
+    "Unqueue",
+    "error_frame",
+    "parse",
+]
 
 
 class ProtocolError(Exception):
@@ -209,6 +165,12 @@ def parse(raw: str | bytes) -> ClientMessage:
     if cid is not None and (not cid or len(cid) > MAX_ID):
         raise ProtocolError("malformed", f"a command id is 1 to {MAX_ID} characters")
     return msg
+
+
+def error_frame(code: str, message: str, cid: str | None = None) -> bytes:
+    """The frame that refuses a message: its ``code`` for programs, its ``message`` for people,
+    and the ``id`` of the message it answers, when it had one."""
+    return frame({"type": "error", "id": cid, "code": code, "message": message})
 
 
 def _peek_id(raw: str | bytes) -> str | None:

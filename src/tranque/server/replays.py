@@ -171,7 +171,7 @@ def _history(table_id: str, seed_source: SeedSource, rows: LogRows) -> dict[int,
     items: dict[int, str] = {}
     for e in _entries(rows):
         svc.apply(e)
-        items[e.seq] = history_item(e.seq, e.ts, frame(svc.project(e)))
+        items[e.seq] = history_item(e.seq, e.ts, frame(svc.event(e)))
     return items
 
 

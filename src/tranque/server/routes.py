@@ -14,26 +14,30 @@ import secrets
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import quote, urlencode
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from tranque.club.lobby import LobbyBoard
+from tranque.club.penas import PenaError
+from tranque.ledger.stakes import ChipError, check_stake
 from tranque.server import http_schemas as hs
 from tranque.server.caps import TableCaps
 from tranque.server.club import Club
 from tranque.server.edge import RateLimiter, client_address, read_body
 from tranque.server.http_schemas import HttpError
-from tranque.server.identity import Identity
+from tranque.server.identity import Identity, checked_nickname
+from tranque.server.late_routes import refusal
+from tranque.server.penas import PenaRoutes
 from tranque.server.replays import Replays
 from tranque.server.ws import Sockets
 from tranque.table.lobby import Lobby
 from tranque.table.ports import TableStore
 from tranque.table.service import TableError
-from tranque.table.stakes import ChipError, check_stake
 
 if TYPE_CHECKING:
-    from tranque.server.app import ServerConfig
+    from tranque.server.state import Settings
 
 READY_TIMEOUT = 2.0  # seconds the database has to answer /healthz
 HISTORY_PAGE = 500  # events per page of /api/tables/{id}/history, by default and at most
@@ -42,7 +46,7 @@ HISTORY_PAGE = 500  # events per page of /api/tables/{id}/history, by default an
 class ServerRoutes:
     """The HTTP handlers of ``Server`` (see there for the state they read)."""
 
-    config: ServerConfig
+    config: Settings
     store: TableStore | None
     lobby: Lobby | None
     identity: Identity | None
@@ -53,6 +57,7 @@ class ServerRoutes:
     guest_rate: RateLimiter
     table_rate: RateLimiter
     caps: TableCaps
+    pena_routes: PenaRoutes | None
 
     @property
     def _replays(self) -> Replays:
@@ -69,7 +74,7 @@ class ServerRoutes:
             except ValueError as exc:  # its form, or a bot's name (BadName: reserved_name)
                 raise HttpError(400, getattr(exc, "code", "bad_nickname"), str(exc)) from None
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         await self.store.add_guest(guest, nick, time.time())
         return JSONResponse({"guest": guest, "nickname": nick, "token": token})
 
@@ -80,9 +85,30 @@ class ServerRoutes:
         try:
             who = await self.club.who(request)
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         token = self.identity.sign(who.guest, who.nickname, who.session)
         return JSONResponse({"guest": who.guest, "nickname": who.nickname, "token": token})
+
+    async def rename_guest(self, request: Request) -> Response:
+        """``POST /api/guests/nickname``: the bearer guest goes by a new nickname from now on
+        (the same guest: his games, chips and seats stay his), with a token that says so. An
+        account's name is its name: 403 ``account_name``."""
+        assert self.identity is not None and self.store is not None and self.club is not None
+        try:
+            who = await self.club.who(request)
+            await self.guest_rate.take(client_address(request.scope))
+            body = hs.decode(hs.NewGuest, await read_body(request))
+            if await self.club.rows.account_of(who.guest) is not None:
+                raise HttpError(403, "account_name", "an account goes by its name")
+            try:
+                nick = checked_nickname(body.nickname or "")
+            except ValueError as exc:  # its form, or a bot's name (BadName: reserved_name)
+                raise HttpError(400, getattr(exc, "code", "bad_nickname"), str(exc)) from None
+        except HttpError as exc:
+            return refusal(exc)
+        await self.store.rename_guest(who.guest, nick)
+        token = self.identity.sign(who.guest, nick, who.session)
+        return JSONResponse({"guest": who.guest, "nickname": nick, "token": token})
 
     async def _who(self, request: Request) -> tuple[str, str]:
         """(guest, nickname) of the request's bearer token, or HttpError 401 (expired, not
@@ -94,10 +120,19 @@ class ServerRoutes:
     async def create_table(self, request: Request) -> Response:
         assert self.lobby is not None and self.store is not None
         defaults = self.config.defaults
+        pena: str | None = None
         try:
-            who = await self._who(request)
+            assert self.club is not None
+            me = await self.club.who(request)
+            who = me.guest, me.nickname
             await self.table_rate.take(client_address(request.scope))
             body = hs.decode(hs.NewTable, await read_body(request))
+            if body.pena is not None:  # a peña's table: its members' (docs/club.md, "Peñas")
+                assert self.pena_routes is not None
+                try:
+                    pena = await self.pena_routes.host(me, body.pena)
+                except PenaError as exc:
+                    raise HttpError(exc.status, exc.code, exc.message) from None
             rules = hs.table_rules(body.rules)
             clock = hs.move_clock(body.move_clock, defaults.move_clock)
             seat = hs.seat(body.seat)
@@ -116,7 +151,7 @@ class ServerRoutes:
                     )
             await self.caps.check(who[0])
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         settings = replace(
             defaults,
             rules=rules,
@@ -125,6 +160,7 @@ class ServerRoutes:
             bot=bot,
             public=body.public,
             stake=stake,
+            pena=pena,
         )
         try:
             owner = await self.lobby.create(who[0], who[1], settings, seat)
@@ -186,10 +222,11 @@ class ServerRoutes:
         try:
             rebuilt = await self._replays.table(tid)
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         if rebuilt is None:
             return _error(404, "no_table", f"there is no table {tid!r}")
-        return Response(getattr(rebuilt, part), media_type="application/json")
+        body = rebuilt.info if part == "info" else rebuilt.record
+        return Response(body, media_type="application/json")
 
     async def table_history(self, request: Request) -> Response:
         """The table's events in their public form (what a spectator saw), from the log, a page
@@ -228,7 +265,7 @@ class ServerRoutes:
             try:
                 kept = await self._replays.history(tid)
             except HttpError as exc:
-                return _refusal(exc)
+                return refusal(exc)
             items = [it for seq, item in rows if (it := item or kept.get(seq)) is not None]
             if len(items) < len(rows):  # a row newer than the replay: not kept yet
                 return _error(503, "busy", "the table's history is being kept: try again")
@@ -242,27 +279,38 @@ class ServerRoutes:
 
     async def new_party(self, request: Request) -> Response:
         """A party of two friends for the quick-match queue: an id to share by its link. The
-        server keeps nothing: the party exists while its two members wait with its id."""
+        server keeps nothing: the party exists while its two members wait with its id. The
+        link names who made it (``by``), for the friend's page to say who invites him; the
+        queue tells him again, from the ticket waiting, once he queues (``queued``'s
+        ``partner``)."""
         try:
-            await self._who(request)
+            _, nickname = await self._who(request)
         except HttpError as exc:
-            return _refusal(exc)
+            return refusal(exc)
         party = secrets.token_urlsafe(12)
         base = str(request.base_url).rstrip("/")
-        return JSONResponse({"party": party, "link": f"{base}/?party={party}"})
+        link = f"{base}/?{urlencode({'party': party, 'by': nickname}, quote_via=quote)}"
+        return JSONResponse({"party": party, "link": link, "by": nickname})
 
     async def stats(self, request: Request) -> Response:
         """The tables in memory now (waiting, playing, over) and what came and went."""
         assert self.lobby is not None
-        return JSONResponse({**self.lobby.stats(), "sockets": self.sockets.stats()})
+        body = {**self.lobby.stats(), "sockets": self.sockets.stats()}
+        if self.replays is not None:  # logs replayed off the loop for a read (server.replays)
+            body["replays"] = {"rebuilt": self.replays.rebuilt}
+        return JSONResponse(body)
 
     async def health(self, request: Request) -> Response:
         """Alive, and the worker pool's figures (workers, ready, busy, queued, replaced,
-        retried) when bots think in one."""
+        retried) when bots think in one, and the parts this node's analyst holds against its
+        ``--analysis-queue`` (a game's screen after its analysis holds its place too)."""
         body: dict[str, Any] = {"ok": True}
         stats = getattr(self.config.thinker, "stats", None)
         if stats is not None:
             body["workers"] = stats()
+        games = getattr(self, "games", None)
+        if games is not None:
+            body["analysis"] = games.analyst.figures()
         return JSONResponse(body)
 
     async def ready(self, request: Request) -> Response:
@@ -288,12 +336,6 @@ class ServerRoutes:
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"code": code, "message": message}, status_code=status)
-
-
-def _refusal(exc: HttpError) -> JSONResponse:
-    return JSONResponse(
-        {"code": exc.code, "message": exc.message}, status_code=exc.status, headers=exc.headers
-    )
 
 
 def _expired(tid: str) -> JSONResponse:

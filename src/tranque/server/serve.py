@@ -1,10 +1,10 @@
 """Running ``tranque serve`` and ``tranque migrate``: the server on uvicorn, from the values
-``server.commands`` checked.
+``server.settings`` checked.
 
 This module is the composition root: it plugs the SQL store into the app's ``TableStore`` port and
 the pool of worker processes (``runtime.pool``) into the tables' ``Thinker`` port. It is apart
-from the command line (``server.commands``: the flags and their checking) because it is what
-runs once the values are good.
+from the command line (``server.commands``: the flags; ``server.settings``: their checking)
+because it is what runs once the values are good.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import socket
 from dataclasses import replace
 from typing import Any
 
-from tranque.commands import CommandError
+from tranque.commandline import CommandError
 from tranque.server import gclog
-from tranque.server.commands import check_db_url, serve_settings
+from tranque.server.settings import check_db_url, serve_settings
 
 
 def run_migrate(args: argparse.Namespace) -> int:
@@ -45,7 +45,8 @@ def run_migrate(args: argparse.Namespace) -> int:
 
 def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) -> Any:
     from tranque.runtime.pool import WorkerPool
-    from tranque.server.app import ServerConfig, create_app
+    from tranque.server.app import create_app
+    from tranque.server.config import ServerConfig
     from tranque.store import open_store
     from tranque.table.service import TableSettings
 
@@ -85,6 +86,7 @@ def build_app(args: argparse.Namespace, settings: dict[str, Any] | None = None) 
         table_expiry=v["table_expiry"],
         finished_linger=v["finished_linger"],
         fill_time=v["fill_time"],
+        tournament_minute=v["tournament_minute"],
         replays_kept=v["replays_kept"],
         replays_waiting=v["replays_waiting"],
         hash_threads=v["hash_threads"],

@@ -14,43 +14,45 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
-from tranque.club.matching import NEUTRAL_RATING, Ticket
-from tranque.club.ports import QueueError
 from tranque.server.connection import GOING_AWAY, INTERNAL_ERROR, POLICY_VIOLATION, Connection
 from tranque.server.direct import direct_closer, direct_reader, direct_writer
 from tranque.server.edge import Limits, client_address, origin_allowed
 from tranque.server.http_schemas import HttpError
+from tranque.server.identity import checked_nickname
 from tranque.server.keepalive import Keepalive
 from tranque.server.protocol import (
+    ClientMessage,
     Hello,
     Lobby,
+    Notices,
     Ping,
     ProtocolError,
     Queue,
+    Sit,
     Sync,
     Unqueue,
     _peek_id,
+    error_frame,
     parse,
 )
+from tranque.server.queue_desk import QueueDesk
 from tranque.table.owner_frames import frame
 from tranque.table.service import TableError
-from tranque.table.stakes import ChipError, TooFewChips, check_stake, cost
 
 if TYPE_CHECKING:
-    from tranque.server.app import Server
+    from tranque.server.state import ServerState
 
 log = logging.getLogger("tranque.server")
 
-PARTY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # what ``POST /api/parties`` gives
 STOP = object()  # ``Sockets._take``: the socket refused too many messages for its rate
 LOGGED_OUT = "logged_out: this session has ended, log in again"
 
@@ -88,14 +90,10 @@ async def refuse_stopping(ws: WebSocket) -> None:
             await ws.close(code=GOING_AWAY)
 
 
-def error_frame(code: str, message: str, cid: str | None = None) -> bytes:
-    return frame({"type": "error", "id": cid, "code": code, "message": message})
-
-
 class Sockets:
     """Every open socket of the server, counted by client address and by watched table."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: ServerState) -> None:
         self.server = server
         self.open: dict[Connection, asyncio.Task[None]] = {}
         self.per_address: Counter[str] = Counter()
@@ -104,6 +102,11 @@ class Sockets:
         self.keepalive = Keepalive(server.config.ws_ping)  # one timer pings every socket
         self.counts = {"dropped_slow": 0, "ended_sessions": 0}
         self.endings = 0  # sessions ended as told to this node (``sessions_ended``)
+        # Told when an account's socket opens, moves (a table, the queue) or closes, for where
+        # his friends see him (``server.presence``); a guest's sockets are never told.
+        self.on_status: Callable[[Connection, bool], None] | None = None
+        self.on_listen: Callable[[Connection], Any] | None = None  # a ``notices`` message
+        self.desk = QueueDesk(server, self._who, self._status)  # the lobby and the queue
 
     @property
     def limits(self) -> Limits:
@@ -141,7 +144,9 @@ class Sockets:
 
     async def _loop(self, ws: WebSocket) -> None:
         cfg = self.server.config
-        conn = Connection(ws, cfg.queue_bytes, direct_writer(ws.scope), direct_closer(ws.scope))
+        conn = Connection(
+            ws, cfg.queue_bytes, direct_writer(ws.scope, cfg.queue_bytes), direct_closer(ws.scope)
+        )
         self.keepalive.watch(ws.scope)
         writer = asyncio.create_task(conn.write_loop())
         self.open[conn] = writer
@@ -177,7 +182,8 @@ class Sockets:
             if conn.dropped:
                 self.counts["dropped_slow"] += 1
                 log.info("dropped a socket that read too slowly (%s)", conn.close_reason)
-            await self._leave_club(conn)
+            await self.desk.leave(conn)
+            self._status(conn, gone=True)
             if conn.watcher and conn.owner is not None:
                 self._unwatch(conn.owner.table_id)
             if conn.owner is not None:
@@ -225,95 +231,6 @@ class Sockets:
             conn.close(INTERNAL_ERROR, "internal error")
         return True
 
-    async def _leave_club(self, conn: Connection) -> None:
-        """A closed socket leaves the lobby and the queue: closing the page is leaving."""
-        server = self.server
-        if conn.in_lobby and server.board is not None:
-            conn.in_lobby = False
-            server.board.unsubscribe(conn.push)
-        if conn.queued and server.quick is not None and conn.guest is not None:
-            conn.queued = False
-            with contextlib.suppress(Exception):
-                await server.quick.leave(conn.guest, conn.tell)
-
-    async def _club(self, conn: Connection, msg: Lobby | Queue | Unqueue) -> None:
-        """The lobby and the queue: a socket's business before it says hello at a table."""
-        server = self.server
-        assert server.identity is not None and server.board is not None
-        assert server.quick is not None
-        if isinstance(msg, Lobby):
-            if not conn.in_lobby:
-                conn.in_lobby = True
-                await server.board.subscribe(conn.push)
-            return
-        if isinstance(msg, Unqueue):
-            left = conn.queued and conn.guest is not None
-            if left:
-                assert conn.guest is not None
-                left = await server.quick.leave(conn.guest, conn.tell)
-            conn.queued = False
-            conn.tell({"type": "unqueued", "reason": "left" if left else "not_queued"})
-            return
-        who = await self._who(conn, msg.token)
-        if who is None:
-            return
-        if msg.party is not None and not PARTY.match(msg.party):
-            conn.push(error_frame("bad_party", "a party is the id its link gives"))
-            return
-        if not await self._may_queue(conn, who[0]):
-            return
-        queue = await self._chip_queue(conn, who[0], msg)
-        if queue is None:
-            return
-        ticket = Ticket(
-            who[0], who[1], queue, time.time(), msg.party, await self._rating(who[0], msg)
-        )
-        try:
-            queued = await server.quick.join(ticket, conn.tell)
-        except QueueError as exc:
-            conn.push(error_frame(exc.code, exc.message))
-            return
-        except Exception:
-            log.warning("the quick-match queue could not be reached", exc_info=True)
-            conn.push(error_frame("unavailable", "the queue cannot be reached now: try again"))
-            return
-        conn.nickname = who[1]
-        conn.queued = True
-        queued["variant"], queued["stake"] = msg.variant, msg.stake
-        conn.tell(queued)
-
-    async def _may_queue(self, conn: Connection, guest: str) -> bool:
-        """A table is on its way for whoever queues: the same rate per address and cap on his
-        unfinished tables as a table he creates (server.caps). False once he was told why not."""
-        try:
-            await self.server.caps.may_queue(guest, client_address(conn.ws.scope))
-        except HttpError as exc:
-            conn.push(error_frame(exc.code, exc.message))
-            return False
-        except Exception:
-            log.warning("a guest's tables could not be counted", exc_info=True)
-            conn.push(error_frame("unavailable", "the queue cannot be reached now: try again"))
-            return False
-        return True
-
-    async def _chip_queue(self, conn: Connection, guest: str, msg: Queue) -> str | None:
-        """The queue's name: the variant, or ``variant@stake`` for chip tables, once the guest
-        is known to cover the stake (else he is told why not, and None)."""
-        if msg.stake is None:
-            return msg.variant
-        chips = self.server.chips
-        assert chips is not None
-        try:
-            need = cost(check_stake(msg.stake))
-            have = await chips.balance(guest)
-        except ChipError as exc:
-            conn.push(error_frame(exc.code, exc.message))
-            return None
-        if have < need:
-            conn.push(error_frame("too_few_chips", TooFewChips(guest, need, have).message))
-            return None
-        return f"{msg.variant}@{msg.stake}"
-
     async def _who(self, conn: Connection, token: str) -> tuple[str, str] | None:
         """(guest, nickname) of a token, or None once the connection was told why not:
         expired, not ours, or of an account's session that has ended. The connection speaks
@@ -332,6 +249,7 @@ class Sockets:
             conn.push(error_frame(exc.code, exc.message))
             return None
         conn.guest, conn.session = checked.guest, checked.session
+        conn.muted = frozenset(await self.server.club.mod_rows.blocked_by(checked.guest))
         return checked.guest, checked.nickname
 
     def sessions_ended(self, guest: str, session: str | None, keep: str | None) -> int:
@@ -357,98 +275,120 @@ class Sockets:
         since the start (``/api/stats``)."""
         return {"open": len(self.open), **self.counts}
 
-    async def _rating(self, guest: str, msg: Queue) -> float:
-        """The guest's rating under the queue's variant (its preset), for seating the closest
-        ratings together; the neutral one for a guest not rated yet, or if it cannot be read."""
-        club = self.server.club
-        try:
-            assert club is not None
-            skill = (await club.profiles.ratings_of([guest], msg.variant)).get((guest, msg.variant))
-        except Exception:
-            log.warning("a rating could not be read: queued at the neutral one", exc_info=True)
-            return NEUTRAL_RATING
-        return NEUTRAL_RATING if skill is None else float(skill.mu)
+    def _status(self, conn: Connection, gone: bool = False) -> None:
+        if self.on_status is not None and conn.session is not None:
+            self.on_status(conn, gone)
+
+    async def _listen(self, conn: Connection, msg: Notices) -> None:
+        """``notices``: the socket gets its account's notices and friends' presence."""
+        who = await self._who(conn, msg.token)
+        if who is None or conn.closing:
+            return
+        if conn.session is None:
+            conn.push(error_frame("account_needed", "notices and friends need an account"))
+            return
+        if self.on_listen is not None:
+            try:
+                await self.on_listen(conn)
+            except Exception:
+                log.warning("the notices could not be read", exc_info=True)
+                conn.push(error_frame("unavailable", "the notices cannot be read now: try again"))
 
     def _unwatch(self, table_id: str) -> None:
         self.spectators[table_id] -= 1
         if self.spectators[table_id] <= 0:
             del self.spectators[table_id]
 
-    async def _dispatch(self, conn: Connection, msg: Any) -> None:
+    async def _dispatch(self, conn: Connection, msg: ClientMessage) -> None:
         """A message of a socket not at a table yet: the club's, the hello, a ping."""
+        match msg:
+            case Lobby() | Queue() | Unqueue():
+                await self.desk.take(conn, msg)
+            case Hello():
+                await self._hello(conn, msg)
+            case Notices():
+                await self._listen(conn, msg)
+            case Ping():
+                conn.push(frame({"type": "pong", "id": msg.id, "ts": time.time()}))
+            case _:
+                conn.push(
+                    error_frame(
+                        "unauthenticated", "say hello (token and table) first",
+                        getattr(msg, "id", None),
+                    )
+                )  # fmt: skip
+
+    async def _hello(self, conn: Connection, msg: Hello) -> None:
+        """``hello``: the socket speaks for the token's guest at the table, as a player or a
+        spectator (within the cap), and gets its sync from the table's owner."""
         server = self.server
         assert server.identity is not None and server.lobby is not None
-        if isinstance(msg, (Lobby, Queue, Unqueue)):
-            await self._club(conn, msg)
+        who = await self._who(conn, msg.token)
+        if who is None:
             return
-        if isinstance(msg, Hello):
-            who = await self._who(conn, msg.token)
-            if who is None:
-                return
-            try:
-                # A finished table that left memory comes back from its log for the hello.
-                owner = await server.lobby.join(msg.table)
-            except TableError as exc:
-                conn.push(error_frame(exc.code, exc.message))
-                return
-            if conn.closing:  # its session ended meanwhile
-                return
-            # From here to ``attach`` nothing yields: the table cannot leave memory in between.
-            watcher = msg.role == "spectator"
-            cap = self.limits.max_spectators
-            if watcher and cap and self.spectators[owner.table_id] >= cap:
-                conn.push(
-                    error_frame("too_many_spectators", f"this table has {cap} spectators already")
-                )
-                return
-            if watcher:
-                self.spectators[owner.table_id] += 1
-            conn.nickname = who[1]
-            conn.watcher = watcher
-            conn.owner = owner
-            if conn.in_lobby and server.board is not None:  # at a table, the lobby is left
-                conn.in_lobby = False
-                server.board.unsubscribe(conn.push)
-            fresh = server.identity.renewal(msg.token)
-            if fresh is not None:
-                # Before the sync (which the table's owner sends): keep it in place of the old.
-                conn.push(frame({"type": "token", "token": fresh}))
-            owner.attach(conn, msg.last_seq)
+        try:
+            # A finished table that left memory comes back from its log for the hello.
+            owner = await server.lobby.join(msg.table)
+        except TableError as exc:
+            conn.push(error_frame(exc.code, exc.message))
             return
-        if isinstance(msg, Ping):
-            conn.push(frame({"type": "pong", "id": msg.id, "ts": time.time()}))
+        if conn.closing:  # its session ended meanwhile
             return
-        conn.push(
-            error_frame(
-                "unauthenticated", "say hello (token and table) first", getattr(msg, "id", None)
+        # From here to ``attach`` nothing yields: the table cannot leave memory in between.
+        watcher = msg.role == "spectator"
+        cap = self.limits.max_spectators
+        if watcher and cap and self.spectators[owner.table_id] >= cap:
+            conn.push(
+                error_frame("too_many_spectators", f"this table has {cap} spectators already")
             )
-        )
+            return
+        if watcher:
+            self.spectators[owner.table_id] += 1
+        conn.nickname = who[1]
+        conn.watcher = watcher
+        conn.owner = owner
+        if conn.in_lobby and server.board is not None:  # at a table, the lobby is left
+            conn.in_lobby = False
+            server.board.unsubscribe(conn.push)
+        fresh = server.identity.renewal(msg.token)
+        if fresh is not None:
+            # Before the sync (which the table's owner sends): keep it in place of the old.
+            conn.push(frame({"type": "token", "token": fresh}))
+        owner.attach(conn, msg.last_seq)
+        self._status(conn)
 
     @staticmethod
-    def _at_table(conn: Connection, msg: Any) -> None:
+    def _at_table(conn: Connection, msg: ClientMessage) -> None:
         """A message of a socket at a table: nothing here waits (``Sockets._at_once``)."""
         owner = conn.owner
         assert owner is not None
-        if isinstance(msg, (Lobby, Queue, Unqueue)):
-            conn.push(error_frame("already_joined", "this connection is at a table already"))
-            return
-        if isinstance(msg, Hello):
-            conn.push(error_frame("already_joined", "this connection has joined a table"))
-            return
-        if isinstance(msg, Ping):
-            conn.push(frame({"type": "pong", "id": msg.id, "ts": time.time()}))
-            return
-        if isinstance(msg, Sync):
-            owner.sync(conn, msg.last_seq)
-            return
-        if conn.watcher:
-            conn.push(error_frame("spectator", "spectators only watch", getattr(msg, "id", None)))
-            return
-        body = msgspec.structs.asdict(msg)
-        body["type"] = type(msg).__struct_config__.tag
-        if body["type"] == "sit":
-            body["nickname"] = conn.nickname
-        owner.command(conn, body)
+        match msg:
+            case Lobby() | Queue() | Unqueue() | Notices():
+                conn.push(error_frame("already_joined", "this connection is at a table already"))
+                return
+            case Hello():
+                conn.push(error_frame("already_joined", "this connection has joined a table"))
+                return
+            case Ping():
+                conn.push(frame({"type": "pong", "id": msg.id, "ts": time.time()}))
+                return
+            case Sync():
+                owner.sync(conn, msg.last_seq)
+                return
+            case _ if conn.watcher:
+                conn.push(error_frame("spectator", "spectators only watch", msg.id))
+                return
+            case Sit(nickname=str() as nickname):
+                try:
+                    conn.nickname = checked_nickname(nickname)
+                except ValueError as exc:  # its form, or a bot's name (reserved_name)
+                    code = getattr(exc, "code", "bad_nickname")
+                    conn.push(error_frame(code, str(exc), msg.id))
+                    return
+        if isinstance(msg, Sit):
+            # The table seats him by the name checked here (his own, or the one he gave).
+            msg = msgspec.structs.replace(msg, nickname=conn.nickname)
+        owner.command(conn, msg)
 
     async def drain(self, code: int = GOING_AWAY, reason: str = "server shutting down") -> None:
         """Close every socket with ``code`` after the frames already queued for it."""

@@ -7,9 +7,9 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from tranque.ledger import stakes as chips
 from tranque.store import ledger
 from tranque.store.db import Store, insert_table
-from tranque.table import stakes as chips
 
 
 class SqlChips:

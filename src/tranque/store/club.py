@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from tranque.club.accounts import Account, NameTaken
 from tranque.club.ratings import PRESETS, Skill
+from tranque.store import departures
 from tranque.store.db import Store
 from tranque.store.games import SqlGames
 from tranque.store.schema import (
@@ -23,6 +24,7 @@ from tranque.store.schema import (
     rating_changes,
     ratings,
     sessions,
+    standing,
 )
 from tranque.store.settle import log_seats, seat_guests
 
@@ -92,12 +94,22 @@ class SqlAccounts:
         return await self._one(accounts.c.guest == guest)
 
     async def _one(self, where: Any) -> Account | None:
-        q = sa.select(
-            accounts.c.guest, accounts.c.name, accounts.c.created, accounts.c.password_hash
-        ).where(where)
+        q = (
+            sa.select(
+                accounts.c.guest,
+                accounts.c.name,
+                accounts.c.created,
+                accounts.c.password_hash,
+                standing.c.closed,
+            )
+            .select_from(accounts.outerjoin(standing, standing.c.guest == accounts.c.guest))
+            .where(where)
+        )
         async with self.store._connect() as conn:
             row = (await conn.execute(q)).first()
-        return None if row is None else Account(row.guest, row.name, row.created, row.password_hash)
+        if row is None:
+            return None
+        return Account(row.guest, row.name, row.created, row.password_hash, row.closed is not None)
 
     async def set_password(self, guest: str, password_hash: str, keep: str | None) -> None:
         async with self.store._begin() as conn:
@@ -173,6 +185,21 @@ class SqlProfiles:
             "viajeras": int(viajeras),
         }
 
+    async def completion(self, guest: str) -> dict[str, Any]:
+        """Tables finished ÷ tables begun (``store.departures``)."""
+        async with self.store._connect() as conn:
+            return await departures.completion(conn, guest)
+
+    async def completion_rates(self, guests_: Sequence[str]) -> dict[str, float | None]:
+        """Many people's completion rates at once (what a table shows beside each name)."""
+        async with self.store._connect() as conn:
+            return await departures.rates(conn, guests_)
+
+    async def departed_since(self, guest: str, since: float) -> list[float]:
+        """When the person left tables since ``since`` (``store.departures``)."""
+        async with self.store._connect() as conn:
+            return await departures.departed_since(conn, guest, since)
+
     async def ratings_of(
         self, guests_: Sequence[str], preset: str | None = None
     ) -> dict[tuple[str, str], Skill]:
@@ -184,6 +211,13 @@ class SqlProfiles:
             return {
                 (r.guest, r.preset): Skill(r.mu, r.sigma, r.games) for r in await conn.execute(q)
             }
+
+    async def account_names(self, guests_: Sequence[str]) -> dict[str, str]:
+        """The account's name of each of these guests who has one: what a seat's name links to
+        (a guest's own page is of a visitor's browser, not one others would look up)."""
+        q = sa.select(accounts.c.guest, accounts.c.name).where(accounts.c.guest.in_(list(guests_)))
+        async with self.store._connect() as conn:
+            return {r.guest: r.name for r in await conn.execute(q)}
 
     async def history(self, guest: str, limit: int = 200) -> list[dict[str, Any]]:
         """The newest ``limit`` rating changes, oldest first."""
@@ -206,6 +240,37 @@ class SqlProfiles:
         """The profile's newest games: the first page of the person's history (store.games)."""
         return await SqlGames(self.store).person_games(guest, limit, None)
 
+    async def companions(self, guest: str, limit: int = 12) -> dict[str, list[dict[str, Any]]]:
+        """The people a person played finished games with: ``partners`` (across the table,
+        the same pair) and ``opponents``, each with the games together, most first. Bots are
+        not in ``plays``, so only people are counted; a name is the account's, else the
+        nickname the guest had at the last of those games."""
+        me, other = plays.alias("me"), plays.alias("other")
+        partner = ((me.c.seat + other.c.seat) % 2 == 0).label("partner")
+        games = sa.func.count().label("games")
+        q = (
+            sa.select(other.c.guest, partner, games, sa.func.max(other.c.nickname).label("nick"),
+                      accounts.c.name)
+            .select_from(
+                me.join(other, sa.and_(other.c.table_id == me.c.table_id,
+                                       other.c.guest != me.c.guest))
+                .outerjoin(accounts, accounts.c.guest == other.c.guest))
+            .where(me.c.guest == guest)
+            .group_by(other.c.guest, partner, accounts.c.name)
+            .order_by(games.desc(), other.c.guest)
+        )  # fmt: skip
+        async with self.store._connect() as conn:
+            rows = list(await conn.execute(q))
+        out: dict[str, list[dict[str, Any]]] = {"partners": [], "opponents": []}
+        for r in rows:
+            kept = out["partners" if r.partner else "opponents"]
+            if len(kept) < limit:
+                kept.append(
+                    {"guest": r.guest, "name": r.name, "nickname": r.name or r.nick,
+                     "games": int(r.games)}
+                )  # fmt: skip
+        return out
+
     async def leaderboard(self, preset: str, min_games: int, limit: int) -> list[dict[str, Any]]:
         r = ratings.c
         q = (
@@ -216,6 +281,8 @@ class SqlProfiles:
                 )
             )
             .where(r.preset == preset, r.games >= min_games)
+            # A closed account's ratings leave the leaderboards (moderation).
+            .where(~sa.exists().where(standing.c.guest == r.guest, standing.c.closed.is_not(None)))
             .order_by((r.mu - 3 * r.sigma).desc(), r.guest)
             .limit(limit)
         )

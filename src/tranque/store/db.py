@@ -2,7 +2,8 @@
 
 SQLite is the default (``sqlite:///tranque.db``, in WAL mode); PostgreSQL is a URL away
 (``postgresql://...`` runs on asyncpg). The schema is created and upgraded in place by the Alembic
-migrations in ``tranque/store/migrations``, run at start-up.
+migrations in ``tranque/store/migrations``, run at start-up (store/engine.py: the connections'
+set-up and the migrations).
 
 Appends are group-committed (``LogWriter``, store/writer.py): every table owner waiting on
 ``append`` at the same moment shares one transaction, and each returns only once that transaction
@@ -25,25 +26,21 @@ import contextlib
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import msgspec
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from tranque.store import ledger
+from tranque.store.engine import MIGRATION_LOCK, OnLoop, migrate_schema, sqlite_connect
+from tranque.store.engine import MIGRATIONS as MIGRATIONS  # where the tests find them
+from tranque.store.engine import async_url as async_url  # what the commands import from here
 from tranque.store.schema import events, games, guests, leases, meta, table_people, tables
-from tranque.store.settle import seat_guests, settle
+from tranque.store.settle import record_players, seat_guests, settle
 from tranque.store.writer import Append, LogWriter, lease_lost
 from tranque.table.ports import Entry
-
-MIGRATIONS = Path(__file__).parent / "migrations"
-# Every node migrating at once waits its turn on this lock, then finds the schema up to date.
-MIGRATION_LOCK = 0x7472616E717565  # "tranque"
 
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.decode
@@ -52,48 +49,6 @@ TABLE_STATUS_SQLITE = "SELECT status FROM tables WHERE id = ?"
 HISTORY_PAGE_SQLITE = (
     "SELECT seq, public FROM events WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?"
 )
-
-
-def async_url(url: str) -> str:
-    """``postgresql://`` -> ``postgresql+asyncpg://`` (SQLite needs no async driver: see above)."""
-    if url.startswith("postgresql://") or url.startswith("postgres://"):
-        return "postgresql+asyncpg://" + url.split("://", 1)[1]
-    return url
-
-
-def _sqlite_connect(path: str) -> sqlite3.Connection:
-    con = sqlite3.connect(path or ":memory:", check_same_thread=False)
-    con.execute("PRAGMA journal_mode=WAL")
-    # NORMAL in WAL mode: a commit survives the process being killed (not a power cut).
-    con.execute("PRAGMA synchronous=NORMAL")
-    con.execute("PRAGMA busy_timeout=5000")
-    # Checkpoints run from a background thread (PASSIVE, on another connection), so that a
-    # commit never waits for one: that wait was the tail of the move latency.
-    con.execute("PRAGMA wal_autocheckpoint=0")
-    # A log that started over is cut back to this size, so a burst does not keep its disk.
-    con.execute(f"PRAGMA journal_size_limit={64 * 2**20}")
-    return con
-
-
-def _migrate(connection: sa.Connection) -> None:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.attributes["connection"] = connection
-    command.upgrade(cfg, "head")
-
-
-class _OnLoop:
-    """A synchronous SQLAlchemy connection behind the awaitable calls the store makes.
-
-    ``await conn.execute(...)`` runs the statement at once, on the loop's thread; it never
-    suspends, so no other coroutine can run inside a transaction and interleave with it.
-    """
-
-    def __init__(self, conn: sa.Connection) -> None:
-        self.conn = conn
-
-    async def execute(self, statement: Any, params: Any = None) -> Any:
-        return self.conn.execute(statement, params)
 
 
 class Store(LogWriter):
@@ -107,7 +62,7 @@ class Store(LogWriter):
         self._raw: sqlite3.Connection | None = None
         self._sync: sa.Engine | None = None
         if sqlite_path is not None:
-            raw = _sqlite_connect(sqlite_path)
+            raw = sqlite_connect(sqlite_path)
             self._raw = raw
             self._sync = sa.create_engine("sqlite://", creator=lambda: raw, poolclass=StaticPool)
         # None: the store is closing; the writer stops once what came before is written.
@@ -132,7 +87,7 @@ class Store(LogWriter):
         """A transaction: committed when the block ends, rolled back if it raises."""
         if self._sync is not None:
             with self._sync.begin() as conn:
-                yield _OnLoop(conn)
+                yield OnLoop(conn)
         else:
             async with self._async.begin() as conn:
                 yield conn
@@ -142,7 +97,7 @@ class Store(LogWriter):
         """A connection for reading."""
         if self._sync is not None:
             with self._sync.connect() as conn:
-                yield _OnLoop(conn)
+                yield OnLoop(conn)
         else:
             async with self._async.connect() as conn:
                 yield conn
@@ -155,13 +110,13 @@ class Store(LogWriter):
         and all but the first find nothing to do."""
         if self._sync is not None:
             with self._sync.begin() as conn:
-                _migrate(conn)
+                migrate_schema(conn)
         else:
             async with self._async.begin() as conn:
                 await conn.execute(
                     sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
                 )
-                await conn.run_sync(_migrate)
+                await conn.run_sync(migrate_schema)
 
     async def revision(self) -> str:
         """The schema's Alembic revision."""
@@ -341,6 +296,11 @@ class Store(LogWriter):
                 )
                 if gone.rowcount != 1:
                     raise lease_lost(table_id)
+            # Who sat where (from the log's ``sat`` and ``stood``), read once for every step
+            # below: each read scans the table's whole log, on the loop, at every game's end.
+            who = await seat_guests(conn, table_id)
+            # In the stored record only (the screen of fair play groups by it).
+            record = {**record, "players": await record_players(conn, table_id, who)}
             await conn.execute(
                 games.insert().values(
                     table_id=table_id, record=_encode(record).decode(), finished=now
@@ -350,9 +310,8 @@ class Store(LogWriter):
             if info is not None:
                 # The people's plays and the ratings, once, with the record (store.settle);
                 # a chip table's escrows paid out in the same transaction (store.ledger).
-                rated = await settle(conn, self.dialect, table_id, info, now)
+                rated = await settle(conn, self.dialect, table_id, info, now, who)
                 if ledger.stake_of(info):
-                    who = await seat_guests(conn, table_id)
                     await ledger.settle(conn, self.dialect, table_id, info, who, now)
                 return rated
         return None
@@ -469,6 +428,13 @@ class Store(LogWriter):
     async def add_guest(self, guest_id: str, nickname: str, ts: float) -> None:
         async with self._begin() as conn:
             await conn.execute(guests.insert().values(id=guest_id, nickname=nickname, created=ts))
+
+    async def rename_guest(self, guest_id: str, nickname: str) -> None:
+        """The guest's nickname from now on (his profile's name until he claims an account)."""
+        async with self._begin() as conn:
+            await conn.execute(
+                guests.update().where(guests.c.id == guest_id).values(nickname=nickname)
+            )
 
 
 async def insert_table(

@@ -21,6 +21,7 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from tranque.rules.record import GUEST_PREFIX
 from tranque.store.db import Store
 from tranque.store.schema import accounts, analyses, games, guests, plays, rating_changes, tables
 
@@ -89,22 +90,28 @@ class SqlGames:
         self, guest: str, limit: int, cursor: Cursor | None
     ) -> list[dict[str, Any]]:
         """A person's finished tables (as a guest or after claiming an account: one id), newest
-        first: the seat, the rules' preset, won, rated, the rating change."""
+        first: the seat, the rules' preset, won, rated, the rating change, and who sat where
+        (``game_line``: the same line as the public list's)."""
         c = plays.c
         ch = rating_changes.c
         q = (
             sa.select(c.table_id, c.seat, c.preset, c.won, c.rated, c.finished,
-                      ch.mu_before, ch.mu_after)
+                      ch.mu_before, ch.mu_after, tables.c.info)
             .select_from(plays.outerjoin(
-                rating_changes, sa.and_(ch.table_id == c.table_id, ch.guest == c.guest)))
+                rating_changes, sa.and_(ch.table_id == c.table_id, ch.guest == c.guest))
+                .outerjoin(tables, tables.c.id == c.table_id))
             .where(c.guest == guest, _older(c.finished, c.table_id, cursor))
             .order_by(c.finished.desc(), c.table_id.desc())
             .limit(limit)
         )  # fmt: skip
         async with self.store._connect() as conn:
             rows = list(await conn.execute(q))
+            names = await _account_seats(conn, [r.table_id for r in rows])
         return [
             {
+                **_with_profiles(
+                    game_line(r.table_id, r.finished, _decode(r.info or b"{}")), names
+                ),
                 "table": r.table_id,
                 "seat": r.seat,
                 "preset": r.preset,
@@ -140,7 +147,9 @@ class SqlGames:
             if len(rows) < SCAN:
                 break
             at = Cursor(rows[-1].finished, rows[-1].table_id)
-        return out
+        async with self.store._connect() as conn:
+            names = await _account_seats(conn, [line["table"] for line in out])
+        return [_with_profiles(line, names) for line in out]
 
     async def finished(self, table_id: str) -> float | None:
         q = sa.select(games.c.finished).where(games.c.table_id == table_id)
@@ -159,6 +168,73 @@ class SqlGames:
         )
         async with self.store._connect() as conn:
             return {r.id: r.name for r in await conn.execute(q)}
+
+    # -- fair play -----------------------------------------------------------------------------
+
+    async def finished_with_people(
+        self, after: Cursor | None, limit: int
+    ) -> list[tuple[Cursor, dict[str, Any]]]:
+        """Finished games with people, oldest first after ``after``, each record with its
+        ``players`` (what ``tranque fairplay screen --db`` reads). A record saved before the
+        server wrote ``players`` gets them from ``plays``; a guest's handle whose guest has
+        claimed an account since becomes the account's name, so a person is one id."""
+        has_people = sa.select(plays.c.table_id).where(plays.c.table_id == games.c.table_id)
+        newer = (
+            sa.true()
+            if after is None
+            else sa.or_(
+                games.c.finished > after.finished,
+                sa.and_(games.c.finished == after.finished, games.c.table_id > after.table),
+            )
+        )
+        q = (
+            sa.select(games.c.table_id, games.c.finished, games.c.record)
+            .where(has_people.exists(), newer)
+            .order_by(games.c.finished, games.c.table_id)
+            .limit(limit)
+        )
+        async with self.store._connect() as conn:
+            rows = list(await conn.execute(q))
+            missing = []
+            out = []
+            for r in rows:
+                record = _decode(r.record)
+                if not isinstance(record, dict):
+                    continue
+                if "players" not in record:
+                    missing.append(r.table_id)
+                out.append((Cursor(r.finished, r.table_id), record))
+            if missing:
+                seated = sa.select(plays.c.table_id, plays.c.seat, plays.c.guest).where(
+                    plays.c.table_id.in_(missing)
+                )
+                for p in await conn.execute(seated):
+                    for cursor, record in out:
+                        if cursor.table == p.table_id and 0 <= p.seat < 4:
+                            record.setdefault("players", [None] * 4)[p.seat] = (
+                                GUEST_PREFIX + p.guest
+                            )
+            # A guest who claimed an account since is one person with it: his name.
+            ids = {
+                who[len(GUEST_PREFIX) :]
+                for _, record in out
+                for who in record.get("players") or ()
+                if isinstance(who, str) and who.startswith(GUEST_PREFIX)
+            }
+            names: dict[str, str] = {}
+            if ids:
+                q2 = sa.select(accounts.c.guest, accounts.c.name).where(accounts.c.guest.in_(ids))
+                names = {r.guest: r.name for r in await conn.execute(q2)}
+            for _, record in out:
+                players = record.get("players")
+                if isinstance(players, list):
+                    record["players"] = [
+                        names.get(w[len(GUEST_PREFIX) :], w)
+                        if isinstance(w, str) and w.startswith(GUEST_PREFIX)
+                        else w
+                        for w in players
+                    ]
+        return out
 
     # -- analyses -----------------------------------------------------------------------------
 
@@ -260,6 +336,29 @@ def _row(r: Any) -> AnalysisRow:
     return AnalysisRow(r.table_id, r.part, r.status, seats, r.node, r.claimed, result)
 
 
+async def _account_seats(conn: Any, table_ids: list[str]) -> dict[tuple[str, int], str]:
+    """The account's name of every seat of these finished tables whose person has one (from
+    ``plays``): what makes a name in a list a link to a profile. Guests' names are no links:
+    their profiles are of a visitor's browser, not of a person others would look up."""
+    if not table_ids:
+        return {}
+    q = (
+        sa.select(plays.c.table_id, plays.c.seat, accounts.c.name)
+        .select_from(plays.join(accounts, accounts.c.guest == plays.c.guest))
+        .where(plays.c.table_id.in_(table_ids))
+    )
+    return {(r.table_id, r.seat): r.name for r in await conn.execute(q)}
+
+
+def _with_profiles(line: dict[str, Any], names: dict[tuple[str, int], str]) -> dict[str, Any]:
+    """A list's line with each account holder's seat named by the account, with its profile."""
+    for s, seat in enumerate(line["seats"]):
+        name = names.get((line["table"], s))
+        if name is not None and seat.get("kind") == "person":
+            seat.update(nickname=name, profile=name)
+    return line
+
+
 def game_line(table_id: str, finished: float, info: dict[str, Any]) -> dict[str, Any]:
     """A finished table in a list: its rules, who sat where, the result. Public facts only."""
     settings = info.get("settings") or {}
@@ -278,6 +377,7 @@ def game_line(table_id: str, finished: float, info: dict[str, Any]) -> dict[str,
         "winner": result.get("winner"),
         "pollona": bool(result.get("pollona")),
         "abandoned": bool(info.get("abandoned")),  # ended with no result: its people all left
+        "aborted": info.get("aborted"),  # a leave at the start ended it (table.abort)
         "wins": match.get("wins"),
         "page": f"/g/{table_id}",
     }

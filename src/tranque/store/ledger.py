@@ -1,4 +1,5 @@
-"""The chips' double-entry ledger on SQLAlchemy Core (the accounts are ``table.stakes``').
+"""The chips' double-entry ledger on SQLAlchemy Core: the ledger room's transactions (its accounts
+in ``ledger.stakes``, its legs in ``ledger.legs``) posted under the database's guarantees.
 
 Every movement is ``post``: one row in ``ledger_txns`` under its idempotency key, its legs in
 ``ledger_legs`` (they sum to zero), and each account's cached balance moved by the same amounts,
@@ -27,7 +28,6 @@ Where chips move:
 
 from __future__ import annotations
 
-import datetime
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -36,12 +36,21 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from tranque.club.ratings import outcome_of
+from tranque.ledger import stakes as chips
+from tranque.ledger.legs import (
+    Legs,
+    back_to_owners,
+    check_balanced,
+    day_of,
+    holder_account,
+    merge,
+    seat_holders,
+    settlement,
+)
+from tranque.ledger.legs import stake_of as stake_of  # store.db reads it here
+from tranque.ledger.stakes import HOUSE, ISSUER, ChipError, TooFewChips
 from tranque.store.ledger_schema import chip_balances, ledger_legs, ledger_txns
 from tranque.store.schema import tables
-from tranque.table import stakes as chips
-from tranque.table.stakes import HOUSE, ISSUER, ChipError, TooFewChips
-
-Legs = Sequence[tuple[str, int]]
 
 _DEBIT = sa.text(
     "UPDATE chip_balances SET balance = balance + :amount"
@@ -53,24 +62,14 @@ def _insert(dialect: str, table: sa.Table) -> Any:
     return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
 
 
-def _merge(legs: Legs) -> list[tuple[str, int]]:
-    """The legs by account (one per account), in the order of the accounts. A leg of zero is
-    kept: a loser of a pollona gets nothing back, and his history still shows the game."""
-    by: dict[str, int] = {}
-    for account, amount in legs:
-        by[account] = by.get(account, 0) + int(amount)
-    return sorted(by.items())
-
-
 async def post(
     conn: Any, dialect: str, key: str, kind: str, table_id: str | None, legs: Legs, ts: float
 ) -> bool:
     """Append one transaction in the caller's transaction; False if its key was posted before
     (nothing is posted again). ``TooFewChips`` if a debit would take an account below zero:
     the caller's transaction must then roll back (it raises through the ``_begin`` block)."""
-    merged = _merge(legs)
-    if sum(x for _, x in merged) != 0:
-        raise ValueError(f"the legs of {key!r} do not sum to zero: {merged}")
+    merged = merge(legs)
+    check_balanced(key, merged)
     ins = (
         _insert(dialect, ledger_txns)
         .values(key=key, kind=kind, table_id=table_id, ts=ts)
@@ -108,10 +107,6 @@ async def balance(conn: Any, account: str, *, lock: bool = False) -> int:
     return 0 if row is None else int(row.balance)
 
 
-def day_of(ts: float) -> str:
-    return datetime.datetime.fromtimestamp(ts, datetime.UTC).strftime("%Y-%m-%d")
-
-
 async def escrowed(conn: Any, guest: str) -> int:
     """What the person has at stake at tables now (every open escrow of his)."""
     b = chip_balances.c
@@ -147,10 +142,6 @@ async def grant(conn: Any, dialect: str, guest: str, ts: float) -> int:
         if await post(conn, dialect, key, "grant", None, [(ISSUER, -top), (account, top)], ts):
             now += top
     return now
-
-
-def holder_account(holder: str) -> str:
-    return HOUSE if holder.startswith("house@") else chips.person(holder)
 
 
 async def take(conn: Any, dialect: str, table_id: str, holder: str, amount: int, ts: float) -> str:
@@ -216,22 +207,6 @@ async def release(conn: Any, dialect: str, table_id: str, holders: Iterable[str]
     return moved
 
 
-def seat_holders(info: Mapping[str, Any], who: Sequence[str | None]) -> list[str | None]:
-    """Who holds each seat's escrow: the person seated there (from the log: a leaver keeps his
-    seat, and a bot that took over plays on his stake), ``house@<seat>`` for a bot seat."""
-    seats = info.get("seats") or []
-    out: list[str | None] = []
-    for s in range(4):
-        kind = seats[s].get("kind") if s < len(seats) else None
-        if kind == "person":
-            out.append(who[s])
-        elif kind == "bot":
-            out.append(chips.house_holder(s))
-        else:
-            out.append(None)
-    return out
-
-
 async def reconcile(
     conn: Any, dialect: str, table_id: str, seated: Iterable[str | None], ts: float
 ) -> int:
@@ -243,12 +218,6 @@ async def reconcile(
     prefix = chips.escrow_prefix(table_id)
     strays = [a[len(prefix) :] for a in held if a[len(prefix) :] not in keep]
     return await release(conn, dialect, table_id, strays, ts) if strays else 0
-
-
-def stake_of(info: Mapping[str, Any]) -> int:
-    settings = info.get("settings") or {}
-    stake = settings.get("stake", 0) if isinstance(settings, Mapping) else 0
-    return int(stake) if isinstance(stake, int) else 0
 
 
 async def settle(
@@ -268,22 +237,9 @@ async def settle(
     if not stake:
         return False
     held = await open_escrows(conn, table_id, lock=True)
-    holders = seat_holders(info, who)
     outcome = outcome_of(info)
-    legs: list[tuple[str, int]] = []
-    kind = "void"
-    seat_accounts = [None if h is None else chips.escrow(table_id, h) for h in holders]
-    if outcome is not None and all(
-        a is not None and held.get(a, 0) >= chips.cost(stake) for a in seat_accounts
-    ):
-        kind = "settle"
-        escrowed = [held[a] for a in seat_accounts if a is not None]
-        pays = chips.payouts(escrowed, stake, outcome.winner, outcome.pollona)
-        for account, pay in zip(seat_accounts, pays, strict=True):
-            assert account is not None
-            legs += [(account, -held.pop(account)), (chips.escrow_owner(account), pay)]
-    for account, amount in held.items():
-        legs += [(account, -amount), (chips.escrow_owner(account), amount)]
+    result = None if outcome is None else (outcome.winner, outcome.pollona)
+    kind, legs = settlement(table_id, stake, held, seat_holders(info, who), result)
     return await post(conn, dialect, f"settle:{table_id}", kind, table_id, legs, ts)
 
 
@@ -292,10 +248,9 @@ async def void(conn: Any, dialect: str, table_id: str, ts: float) -> bool:
     held = await open_escrows(conn, table_id, lock=True)
     if not held:
         return False
-    legs: list[tuple[str, int]] = []
-    for account, amount in held.items():
-        legs += [(account, -amount), (chips.escrow_owner(account), amount)]
-    return await post(conn, dialect, f"void:{table_id}", "release", table_id, legs, ts)
+    return await post(
+        conn, dialect, f"void:{table_id}", "release", table_id, back_to_owners(held), ts
+    )
 
 
 async def history(conn: Any, guest: str, limit: int) -> list[dict[str, Any]]:

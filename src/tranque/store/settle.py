@@ -1,5 +1,5 @@
 """What a finished table leaves in the club's rows: each person's play and, for a rated table,
-the ratings (``club.ratings``).
+the ratings (``club.ratings``), the people's and their registered pairs' (``store.pair_settle``).
 
 ``settle`` runs inside ``Store.finish_table``'s transaction, the one that saves the record: the
 ratings of a game are updated exactly once, on whichever node saves it (a second save of the
@@ -17,8 +17,14 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from tranque.club.ratings import Skill, outcome_of, rate
-from tranque.store.schema import events, plays, rating_changes, ratings
+from tranque.club.leavers import leavers_of, rate_with_leavers
+from tranque.club.ratings import Skill, outcome_of
+from tranque.rules.record import GUEST_PREFIX
+from tranque.store import departures
+from tranque.store.departures import who_left
+from tranque.store.pair_settle import settle_pairs
+from tranque.store.schema import accounts, events, plays, rating_changes, ratings
+from tranque.store.standing import suspended_among
 
 _decode = msgspec.json.decode
 
@@ -38,6 +44,23 @@ async def seat_guests(conn: Any, table_id: str) -> list[str | None]:
         if isinstance(seat, int) and 0 <= seat < 4:
             seats[seat] = data.get("guest") if row.type == "sat" else None
     return seats
+
+
+async def record_players(
+    conn: Any, table_id: str, who: list[str | None] | None = None
+) -> list[str | None]:
+    """The record's ``players`` (docs/records.md): for each seat, the handle of the person who
+    sat there last (his account's name, or ``~`` and his guest id: his profile's public
+    address), None for a bot or an empty seat. ``who``: ``seat_guests`` already read in the
+    same transaction (finishing a table reads the log's seats once, not once per step)."""
+    if who is None:
+        who = await seat_guests(conn, table_id)
+    people = [g for g in who if g is not None]
+    names: dict[str, str] = {}
+    if people:
+        q = sa.select(accounts.c.guest, accounts.c.name).where(accounts.c.guest.in_(people))
+        names = {r.guest: r.name for r in await conn.execute(q)}
+    return [None if g is None else names.get(g, GUEST_PREFIX + g) for g in who]
 
 
 async def log_seats(conn: Any, table_id: str) -> list[dict[str, Any]]:
@@ -112,17 +135,28 @@ def changes(preset: str | None, moves: list[tuple[int, Skill, Skill]]) -> dict[s
 
 
 async def settle(
-    conn: Any, dialect: str, table_id: str, info: dict[str, Any], ts: float
+    conn: Any,
+    dialect: str,
+    table_id: str,
+    info: dict[str, Any],
+    ts: float,
+    who: list[str | None] | None = None,
 ) -> dict[str, Any]:
     """Each person's play of a finished table and, when four people began it under a preset,
     the rating update (``club.ratings``). In the caller's transaction. Returns ``changes``:
-    what the owner tells the table's sockets once the transaction is committed."""
+    what the owner tells the table's sockets once the transaction is committed. ``who``: the
+    table's ``seat_guests`` if the caller read them already in this transaction."""
+    if who is None:
+        who = await seat_guests(conn, table_id)
     outcome = outcome_of(info)
     if outcome is None:
+        if info.get("abandoned"):  # who left it, for the completion rates (store.departures)
+            left = who_left(info, who, set())
+            await departures.record(conn, table_id, left, ts)
         return changes(None, [])
     result = info["result"]
     seats = info.get("seats", [])
-    who = await seat_guests(conn, table_id)
+    await departures.record(conn, table_id, who_left(info, who, leavers_of(info)), ts)
     people = {
         s: g
         for s, g in enumerate(who)
@@ -131,6 +165,13 @@ async def settle(
     if not people:
         return changes(outcome.preset, [])
     rated = outcome.persons and outcome.preset is not None and len(set(people.values())) == 4
+    # A person suspended from rated play (or closed) makes the game unrated for all four: the
+    # queue refuses him, so he is only ever at a table his host made and the others joined.
+    rated = rated and not await suspended_among(conn, people.values(), ts)
+    # Who left (a bot took over a quarter of his decisions) loses alone; all left: not rated.
+    leavers = leavers_of(info) if rated else set()
+    rated = rated and len(leavers) < 4
+    unmoved = {(s + 2) % 4 for s in leavers} - leavers  # a leaver's partner (club.leavers)
     rows = []
     for s, g in people.items():
         pair = s % 2
@@ -141,8 +182,8 @@ async def settle(
                 "seat": s,
                 "nickname": str(seats[s].get("nickname") or "guest")[:64],
                 "preset": outcome.preset,
-                "won": pair == outcome.winner,
-                "rated": rated,
+                "won": pair == outcome.winner and s not in leavers,
+                "rated": rated and s not in unmoved,
                 "pollonas_given": int(result["pollonas"][pair]),
                 "pollonas_suffered": int(result["pollonas"][pair ^ 1]),
                 "viajeras": int(result["viajeras"][pair]),
@@ -166,14 +207,15 @@ async def settle(
     held = await conn.execute(_HELD, {"of": preset, "who": order})
     now = {r.guest: Skill(r.mu, r.sigma, r.games) for r in held}
     before = [now[people[s]] for s in range(4)]
-    after = rate(before, outcome.winner, outcome.pollona)
-    # One statement for the four ratings and one for their changes (executemany), in seat order.
+    new = rate_with_leavers(before, outcome.winner, outcome.pollona, leavers)
+    moved = [(s, before[s], a) for s, a in enumerate(new) if a is not None]
+    # One statement for the ratings and one for their changes (executemany), in seat order.
     await conn.execute(
         _RATED,
         [
             {"who": people[s], "of": preset, "new_mu": a.mu, "new_sigma": a.sigma,
              "new_games": a.games, "when": ts}
-            for s, a in enumerate(after)
+            for s, _, a in moved
         ],
     )  # fmt: skip
     await conn.execute(
@@ -182,7 +224,10 @@ async def settle(
             {"table_id": table_id, "guest": people[s], "preset": preset, "mu_before": b.mu,
              "sigma_before": b.sigma, "mu_after": a.mu, "sigma_after": a.sigma,
              "games": a.games, "ts": ts}
-            for s, (b, a) in enumerate(zip(before, after, strict=True))
+            for s, b, a in moved
         ],
     )  # fmt: skip
-    return changes(preset, [(s, before[s], after[s]) for s in range(4)])
+    # The registered pairs among the four, in the same transaction (store.pairs).
+    seated = [people.get(s) for s in range(4)]
+    await settle_pairs(conn, dialect, table_id, preset, seated, before, result, leavers, ts)
+    return changes(preset, moved)

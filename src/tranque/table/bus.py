@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any, Protocol
+from typing import Protocol
 
 import msgspec
+
+from tranque.table.messages import TableCommand
 
 
 class ToOwner(msgspec.Struct, tag="to_owner", frozen=True):
@@ -36,8 +38,9 @@ class ToOwner(msgspec.Struct, tag="to_owner", frozen=True):
     guest: str | None = None
     watcher: bool = False
     last_seq: int | None = None
-    msg: dict[str, Any] | None = None
+    msg: TableCommand | None = None
     nickname: str | None = None  # a watcher's, for the table's list of spectators
+    muted: tuple[str, ...] = ()  # the guests whose phrases the connection does not hear
 
 
 class Frames(msgspec.Struct, tag="frames", frozen=True):
@@ -71,7 +74,16 @@ class SessionsEnded(msgspec.Struct, tag="sessions_ended", frozen=True):
     keep: str | None = None
 
 
-Body = ToOwner | Frames | Close | Moved | SessionsEnded
+class Pushed(msgspec.Struct, tag="pushed", frozen=True):
+    """To every node: push ``frame`` to the sockets of these people that listen for the club's
+    news (a notice, a friend's presence). Lost with the bus, it costs nothing durable: notices
+    are in the database, and a socket that connects again is sent those not yet read."""
+
+    guests: list[str]
+    frame: bytes
+
+
+Body = ToOwner | Frames | Close | Moved | SessionsEnded | Pushed
 
 
 class Envelope(msgspec.Struct, frozen=True, array_like=True):

@@ -1,5 +1,5 @@
-"""What a chip table asks of the ledger (the port; ``store.chips.SqlChips`` is the adapter), and
-the crash points the kill tests inject.
+"""How a chip table uses the ledger's port (``ledger.ports.ChipLedger``; ``store.chips.SqlChips``
+is the adapter), and the crash points the kill tests inject.
 
 A seat at a chip table is paid for before it is logged: the owner asks ``take`` for the seat's
 escrow (the game's most cost) and logs the ``sat`` only once the ledger has it, so a seat in the
@@ -13,12 +13,14 @@ from __future__ import annotations
 import logging
 import os
 import signal
-from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any
 
+from tranque.ledger.ports import ChipLedger as ChipLedger  # the table's modules import it here
+from tranque.ledger.stakes import ChipError, cost
+from tranque.table.entries import BotSat, Sat, Stood, body_of
 from tranque.table.model import TableError
 from tranque.table.ports import Entry
-from tranque.table.stakes import ChipError, cost
 
 log = logging.getLogger("tranque.table")
 
@@ -31,34 +33,6 @@ CRASH_POINTS = ("escrow_taken", "sat_logged", "started_logged", "over_logged", "
 def crash_point(name: str) -> None:
     if CRASH_AT and name == CRASH_AT:
         os.kill(os.getpid(), signal.SIGKILL)
-
-
-class ChipLedger(Protocol):
-    async def take(self, table_id: str, holders: Sequence[str], amount: int) -> None:
-        """Move ``amount`` from each holder (a guest id, or ``house@<seat>``) into its escrow at
-        the table, all or none (``table.stakes.ChipError``: ``too_few_chips``...)."""
-        ...
-
-    async def create_table(
-        self,
-        table_id: str,
-        host: str,
-        info: dict[str, Any],
-        holders: Sequence[str],
-        amount: int,
-        people: Sequence[str] = (),
-    ) -> None:
-        """The table's row (and its ``people``, as ``TableStore.create_table``) and its first
-        seats' escrows, in one transaction (all or none)."""
-        ...
-
-    async def give_back(self, table_id: str, holders: Iterable[str]) -> None:
-        """The escrows of these holders at the table back to them (once)."""
-        ...
-
-    async def reconcile(self, table_id: str, seated: Sequence[str | None]) -> int:
-        """Give back every escrow of the table that none of ``seated`` holds; chips moved."""
-        ...
 
 
 def holders_of(seats: Sequence[Any]) -> list[str | None]:
@@ -78,12 +52,15 @@ def holders_of(seats: Sequence[Any]) -> list[str | None]:
 async def stake_seat(chips: ChipLedger, table_id: str, stake: int, entry: Entry) -> None:
     """Before a chip table's seat is logged (``sat``, ``bot_sat``): the game's most cost moves
     into the seat's escrow, or ``TableError`` and nothing moved (the command is refused)."""
-    if entry.type == "sat":
-        holder = str(entry.data["guest"])
-    elif entry.type == "bot_sat":
-        holder = f"house@{entry.data['seat']}"
-    else:
-        return
+    match body_of(entry):
+        case Sat(renamed=True):
+            return  # a new name in a seat already staked
+        case Sat(guest=guest):
+            holder = str(guest)
+        case BotSat(seat=seat):
+            holder = f"house@{seat}"
+        case _:
+            return
     try:
         await chips.take(table_id, [holder], cost(stake))
     except ChipError as exc:
@@ -97,11 +74,12 @@ async def stake_seat(chips: ChipLedger, table_id: str, stake: int, entry: Entry)
 async def seat_staked(chips: ChipLedger, table_id: str, entry: Entry) -> None:
     """After a chip table's seat change is logged: a person who stood up before the start gets
     his escrow back (if this fails, the rebuild's reconciling or the end does it)."""
-    if entry.type == "sat":
+    body = body_of(entry)
+    if isinstance(body, Sat):
         crash_point("sat_logged")
-    if entry.type != "stood":
+    if not isinstance(body, Stood):
         return
     try:
-        await chips.give_back(table_id, [str(entry.data["guest"])])
+        await chips.give_back(table_id, [str(body.guest)])
     except Exception:
         log.exception("table %s: an escrow could not be given back yet", table_id)

@@ -23,6 +23,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from tranque.ledger.stakes import ChipError, cost
 from tranque.table.bus import Bus, LocalHub
 from tranque.table.chips import ChipLedger, crash_point, holders_of
 from tranque.table.lobby_memory import LobbyMemory, table_expired
@@ -39,7 +40,6 @@ from tranque.table.service import (
     TableSettings,
     resolve_bot_name,
 )
-from tranque.table.stakes import ChipError, cost
 
 log = logging.getLogger("tranque.table")
 
@@ -90,8 +90,16 @@ class Lobby(LobbyMemory):
         # a table here (``changed``) and of a table leaving this node (``gone``).
         self.on_change: Callable[[TableOwner], None] | None = None
         self.on_gone: Callable[[str], None] | None = None
+        # Told of every table that ends here (its record saved): the tournaments' runner.
+        self.on_over: Callable[[str], None] | None = None
         # The ledger of chip tables (``table.chips``), when the server has one.
         self.chips: ChipLedger | None = None
+        # Whether a person belongs to a peña (``TableOwner.pena_gate``), when the server has a
+        # club.
+        self.pena_gate: Callable[[str, str], Awaitable[bool]] | None = None
+        # The quick-match queue's side of a table's ``fill`` (the server's), and its window.
+        self.on_fill: Callable[[TableOwner, float], None] | None = None
+        self.fill_window = 15.0
         self.counts = {
             "created": 0, "rebuilt": 0, "expired": 0, "left_memory": 0, "revived": 0,
             "taken_over": 0, "lost": 0, "released": 0,
@@ -156,7 +164,7 @@ class Lobby(LobbyMemory):
         for i, e in enumerate(entries):
             svc.apply(e)
             if i >= len(entries) - RECENT:
-                recent.append((e.seq, frame(svc.project(e))))
+                recent.append((e.seq, frame(svc.event(e))))
         return svc, recent
 
     def _start(
@@ -177,7 +185,10 @@ class Lobby(LobbyMemory):
             on_change=self._changed,
         )
         owner.on_rematch = self._rematch
+        owner.on_fill = self.on_fill
+        owner.fill_window = self.fill_window
         owner.chips = self.chips
+        owner.pena_gate = self.pena_gate
         owner.recent.extend(recent)
         self.owners[svc.table_id] = owner
         owner.start()
@@ -197,6 +208,7 @@ class Lobby(LobbyMemory):
         *,
         people: Sequence[tuple[int, str, str]] = (),
         bots: Sequence[tuple[int, str]] = (),
+        rematch: dict[str, Any] | None = None,
     ) -> TableOwner:
         """A new table, its host in ``seat``; a quick match's table comes with its ``people``
         (seat, guest, nickname) and ``bots`` (seat, bot) seated, and starts at once."""
@@ -209,9 +221,12 @@ class Lobby(LobbyMemory):
         def add(e: Entry) -> None:
             svc.apply(e)
             first.append(e)
-            public.append(frame(svc.project(e)))
+            public.append(frame(svc.event(e)))
 
-        add(Entry(1, "created", {"settings": settings.to_json(), "host": host}, now))
+        created: dict[str, Any] = {"settings": settings.to_json(), "host": host}
+        if rematch is not None:
+            created["rematch"] = rematch  # which table it follows, who declined there
+        add(Entry(1, "created", created, now))
         seated = [(seat, host, nickname)] if seat is not None else []
         for s, guest, nick in [*seated, *people]:
             add(Entry(svc.seq + 1, "sat", {"seat": s, "guest": guest, "nickname": nick}, now))
@@ -247,7 +262,7 @@ class Lobby(LobbyMemory):
             await self.store.create_table(table_id, host, info, persons)
         await self.store.append(table_id, first, lease.epoch, public)
         # A reconnecting client's missed events are projected from the table as it is now.
-        recent = [(e.seq, frame(svc.project(e))) for e in first]
+        recent = [(e.seq, frame(svc.event(e))) for e in first]
         self.counts["created"] += 1
         return self._start(svc, recent, now, lease.epoch)
 
@@ -256,8 +271,19 @@ class Lobby(LobbyMemory):
         svc = owner.service
         accepted = {guest for _, guest, _ in seats.people}
         host = svc.host if svc.host in accepted or not accepted else seats.people[0][1]
+        declined = [
+            {"seat": s, "nickname": seat.nickname}
+            for s, seat in enumerate(svc.seats)
+            if seat.kind == "person" and not owner.rematch_accepted(s)
+        ]
         new = await self.create(
-            host or "", "", svc.settings, None, people=seats.people, bots=seats.bots
+            host or "",
+            "",
+            svc.settings,
+            None,
+            people=seats.people,
+            bots=seats.bots,
+            rematch={"table": svc.table_id, "declined": declined},
         )
         return new.table_id
 

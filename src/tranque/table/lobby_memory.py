@@ -42,6 +42,7 @@ class LobbyMemory:
     counts: dict[str, int]
     on_change: Callable[[TableOwner], None] | None
     on_gone: Callable[[str], None] | None
+    on_over: Callable[[str], None] | None
     _timers: dict[str, asyncio.TimerHandle]
     _expiring: set[str]  # expired here, the store's mark not yet committed
     _chores: set[asyncio.Task[Any]]
@@ -77,6 +78,8 @@ class LobbyMemory:
     def _over(self, owner: TableOwner) -> None:
         # People are still looking at the last frames: the table leaves memory a while later.
         self._arm(owner.table_id, self.linger, self._leave)
+        if self.on_over is not None:
+            self.on_over(owner.table_id)
 
     def _leave(self, table_id: str) -> None:
         self._timers.pop(table_id, None)

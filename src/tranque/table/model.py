@@ -13,6 +13,7 @@ from typing import Any
 
 from tranque.bots.base import resolve_bot
 from tranque.fair.seeds import HandFairness, SeatKind
+from tranque.refusals import TableError as TableError  # the table's name for it (refusals.py)
 from tranque.rules.variants import Rules
 
 log = logging.getLogger("tranque.table")
@@ -24,15 +25,7 @@ GRACE = ("grace0", "grace1", "grace2", "grace3")  # a seat away gets a bot when 
 REDEAL = "redeal"  # the deal on show ends (``redeal_closed``) unless a redeal was asked
 MAX_SEED_HEX = 128  # a client seed is 32 bytes; a longer one is refused before it is logged
 ABANDON = "abandon"  # a table whose people have all been away this long ends (``abandoned``)
-
-
-class TableError(Exception):
-    """A refused command: a code for programs and a sentence for people. Nothing changed."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+FILL_BOT = "normal"  # the level of the bots that take a free seat nobody came to (the queue's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +55,19 @@ class TableSettings:
     abandon_after: float = 300.0
     bot: str = "heuristic"
     public: bool = False  # listed in the lobby (else reached by its link only)
-    stake: int = 0  # chips per person per game (table.stakes); 0: no chips (a free table)
+    stake: int = 0  # chips per person per game (ledger.stakes); 0: no chips (a free table)
+    # The peña whose members alone may sit here (club.penas); None: anyone may. Its owner asks
+    # the club at each sit (``TableOwner.pena_gate``), so a member who joined since sits too.
+    pena: str | None = None
+    # The tournament whose round seated this table (docs/tournaments.md), else None. Such a
+    # table is never aborted by a leave: a person who never came gets a bot at once, and the
+    # tournament, not the table, decides whether his pair lost by forfeit.
+    tournament: str | None = None
+    # A game's time cap, in seconds from the table's start (a tournament's ``minutes``), else
+    # None: at the end of each hand past it, the pair ahead wins (rules/timecap.py; level
+    # scores play one more hand). The start is the logged ``started`` entry's time, so a table
+    # rebuilt from its log keeps the same deadline.
+    time_cap: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,6 +87,10 @@ class TableSettings:
             "bot": self.bot,
             "public": self.public,
             "stake": self.stake,
+            **({"pena": self.pena} if self.pena is not None else {}),
+            # Only a tournament's table says so: every other table's settings read as before.
+            **({"tournament": self.tournament} if self.tournament is not None else {}),
+            **({"time_cap": self.time_cap} if self.time_cap is not None else {}),
         }
 
     @staticmethod

@@ -10,9 +10,11 @@ owner sends the request and goes on serving its inbox; the answer comes back as 
 becomes an entry only if the table still asks the same question (otherwise it is dropped and the
 new question asked). One request per table is out at a time.
 
-The owner's parts: this module (its state, the inbox, the loop, committing, phrases and the
-rematch), ``OwnerThinking`` (table/owner_thinking.py: the requests out with the thinker) and
-``OwnerFrames`` (table/owner_frames.py: what each recipient is sent).
+The owner's parts: this module (its state, the inbox, the loop, committing), ``OwnerThinking``
+(table/owner_thinking.py: the requests out with the thinker), ``OwnerFrames``
+(table/owner_frames.py: what each recipient is sent), ``OwnerPeople``
+(table/owner_people.py: phrases, the rematch, a free seat offered to the queue) and
+``OwnerPresence`` (table/owner_presence.py: connections coming and going, who never came).
 """
 
 from __future__ import annotations
@@ -21,11 +23,19 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from tranque.table.apply import apply_entry
+from tranque.table.checks import decide
 from tranque.table.chips import ChipLedger, crash_point, seat_staked, stake_seat
+from tranque.table.due import due
+from tranque.table.entries import Aborted, Resumed, logged
+from tranque.table.frames import Ack, Error
+from tranque.table.messages import Fill, RematchAnswer, Say, Sit, TableCommand, as_command
 from tranque.table.owner_frames import OwnerFrames, frame
+from tranque.table.owner_people import OwnerPeople
+from tranque.table.owner_presence import OwnerPresence
 from tranque.table.owner_thinking import OwnerThinking
 from tranque.table.ports import (
     Clock,
@@ -44,7 +54,6 @@ from tranque.table.thinking import ThreadThinker
 log = logging.getLogger("tranque.table")
 
 MAX_BATCH = 64
-PHRASE_GAP = 3.0  # seconds between two phrases of one person
 GOING_AWAY = 1001  # the WebSocket close code that tells a client to reconnect (to any node)
 
 
@@ -58,7 +67,7 @@ class Dropped(Exception):
         self.code, self.message = code, message
 
 
-class TableOwner(OwnerThinking, OwnerFrames):
+class TableOwner(OwnerThinking, OwnerFrames, OwnerPeople, OwnerPresence):
     def __init__(
         self,
         service: TableService,
@@ -78,6 +87,10 @@ class TableOwner(OwnerThinking, OwnerFrames):
         # "Revancha" once the game is over; ``on_rematch`` opens the next game's table.
         self.rematch: Rematch | None = None
         self.on_rematch: Callable[[TableOwner, RematchSeats], Awaitable[str]] | None = None
+        # "Buscar a alguien": the free seats offered to the quick-match queue for
+        # ``fill_window`` seconds (``on_fill`` tells the queue; bots take what is left).
+        self.on_fill: Callable[[TableOwner, float], None] | None = None
+        self.fill_window = 15.0
         # The club's words about the seats (``server.seat_ratings``: each seat's rating) and,
         # once the record is saved, about the game (``store.settle.changes``); in every sync.
         self.seat_ratings: dict[str, Any] | None = None
@@ -96,8 +109,11 @@ class TableOwner(OwnerThinking, OwnerFrames):
         # What the owner awaits when it has nothing to do: resolved by ``_put`` or its timer.
         self.waiter: asyncio.Future[None] | None = None
         self.subscribers: list[Subscriber] = []
+        # Seated people whose every connection closed (a page closed, not a "leave"): before
+        # the start nothing of it is logged, and the lobby marks them (``present``).
+        self.gone: set[str] = set()
         self.recent = Recent()
-        self.errors: dict[tuple[str, str], dict[str, Any]] = {}
+        self.errors: dict[tuple[str, str], Error | Ack] = {}
         self.task: asyncio.Task[None] | None = None
         self.on_over = on_over
         self.finished_saved = service.over
@@ -105,6 +121,9 @@ class TableOwner(OwnerThinking, OwnerFrames):
         self.closed: tuple[str, str] | None = None
         # The ledger of a chip table's seats (``table.chips``); None for a free table.
         self.chips: ChipLedger | None = None
+        # Whether a person belongs to a peña (the club's, ``store.penas``): asked when somebody
+        # not seated sits at a peña's table. None: no club here, and nobody sits at one.
+        self.pena_gate: Callable[[str, str], Awaitable[bool]] | None = None
         # The people who never came have been looked for (``_mark_absent``), once per owner.
         self.arrivals_checked = False
 
@@ -127,21 +146,21 @@ class TableOwner(OwnerThinking, OwnerFrames):
         error ``code`` now, and again for anything he sends this owner later."""
         self.closed = (code, message)
         for sub in self.subscribers:
-            sub.push(frame({"type": "error", "id": None, "code": code, "message": message}))
+            sub.push(frame(Error(None, code, message)))
         self.subscribers.clear()
         # Hellos, syncs and commands not taken yet get their answer too.
         for item in self.inbox:
             if item[0] in ("attach", "sync", "cmd"):
-                self._refuse(item[1], item[2].get("id") if item[0] == "cmd" else None)
+                self._refuse(item[1], item[2].id if item[0] == "cmd" else None)
         self.inbox.clear()
         if self.task is not None:
             self.task.cancel()
 
-    def _refuse(self, sub: Subscriber, cid: Any = None) -> bool:
+    def _refuse(self, sub: Subscriber, cid: str | None = None) -> bool:
         if self.closed is None:
             return False
         code, message = self.closed
-        sub.push(frame({"type": "error", "id": cid, "code": code, "message": message}))
+        sub.push(frame(Error(cid, code, message)))
         return True
 
     # -- the inbox ----
@@ -152,9 +171,22 @@ class TableOwner(OwnerThinking, OwnerFrames):
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
-    def command(self, sub: Subscriber, msg: dict[str, Any]) -> None:
-        if not self._refuse(sub, msg.get("id")):
-            self._put(("cmd", sub, msg))
+    def forfeit(self, seat: int) -> None:
+        """A tournament ruled this table a no-show (``seat``: one who never came): it ends as
+        an aborted table does, with no result and unrated; the tournament writes the forfeit."""
+        self._put(("forfeit", seat))
+
+    def command(self, sub: Subscriber, msg: TableCommand | Mapping[str, Any]) -> None:
+        """A person's command (typed at the socket's edge; a mapping from a program in this
+        process is decoded first), answered in the order of the inbox."""
+        try:
+            cmd = as_command(msg)
+        except TableError as exc:
+            cid = msg.get("id") if isinstance(msg, Mapping) else None
+            sub.push(frame(Error(cid, exc.code, exc.message)))
+            return
+        if not self._refuse(sub, cmd.id):
+            self._put(("cmd", sub, cmd))
 
     def attach(self, sub: Subscriber, last_seq: int | None) -> None:
         if not self._refuse(sub):
@@ -257,105 +289,69 @@ class TableOwner(OwnerThinking, OwnerFrames):
             await self._command(sub, msg)
         elif kind == "attach":
             _, sub, last_seq = item
-            self.subscribers.append(sub)
-            sub.push(self._sync_frame(sub, last_seq))
-            if sub.watcher:
-                self._spectators_changed()
-            seat = None if sub.watcher else svc.seat_of(sub.guest)
-            if seat is not None and svc.started and not svc.over:
-                st = svc.seats[seat]
-                if st.away_since is not None or (st.taken_over and not st.returning):
-                    await self._commit(
-                        [Entry(svc.seq + 1, "back", {"seat": seat}, self.clock.now())]
-                    )
+            await self._attached(sub, last_seq)
         elif kind == "sync":
             _, sub, last_seq = item
             sub.push(self._sync_frame(sub, last_seq))
         elif kind == "detach":
             _, sub = item
-            if sub in self.subscribers:
-                self.subscribers.remove(sub)
-                if sub.watcher:
-                    self._spectators_changed()
-                elif self.rematch is not None:
-                    await self._open_rematch()  # the one who left was the last to answer
-            seat = None if sub.watcher else svc.seat_of(sub.guest)
-            if (
-                seat is not None
-                and svc.started
-                and not svc.over
-                and svc.seats[seat].away_since is None
-                and not any(s.guest == sub.guest and not s.watcher for s in self.subscribers)
-            ):
-                await self._commit([Entry(svc.seq + 1, "away", {"seat": seat}, self.clock.now())])
+            await self._detached(sub)
         elif kind == "thought":
             _, request, answer = item
             if self.thinking is not None and self.thinking[0] is request:
                 self.thinking = None
                 self.answered = (request, answer)
+        elif kind == "place":
+            _, guest, nickname, done = item
+            try:
+                done.set_result(await self._place(guest, nickname))
+            except Exception as exc:  # the chips, the log: the queue puts him back
+                if not done.done():
+                    done.set_exception(exc)
+                if isinstance(exc, Dropped):
+                    raise
         elif kind == "resumed":
             _, shift = item
-            await self._commit([Entry(svc.seq + 1, "resumed", {"shift": shift}, self.clock.now())])
+            await self._commit([logged(svc.seq + 1, Resumed(shift=shift), self.clock.now())])
+        elif kind == "forfeit":
+            _, seat = item
+            if not svc.over:  # the game may have ended meanwhile: then its result stands
+                await self._commit([logged(svc.seq + 1, Aborted(seat=seat), self.clock.now())])
 
-    def _arrival_due(self) -> float | None:
-        """When to look for the people who never came: ``arrival_window`` after the start, once
-        (None when done, or before the start, or once the table is over)."""
-        svc = self.service
-        if self.arrivals_checked or not svc.started or svc.over:
-            return None
-        return svc.started_at + svc.settings.arrival_window
-
-    async def _mark_absent(self) -> None:
-        """At the end of the arrival window, every seated person with no connection at the table
-        who is not away already never came: he is ``away`` (``absent``), and a bot plays for him
-        at once. Who is connected is the owner's to know (its subscribers, here or relayed from
-        another node), not the table's state: it decides here, and logs an ordinary ``away``,
-        so a rebuild gets the same table. A rebuilt table looks for nobody: ``resumed`` marked
-        every person away already, and the one who comes back is ``back``."""
-        due = self._arrival_due()
-        now = self.clock.now()
-        if due is None or due > now:
-            return
-        self.arrivals_checked = True
-        svc = self.service
-        here = {sub.guest for sub in self.subscribers if not sub.watcher}
-        entries: list[Entry] = []
-        for s, seat in enumerate(svc.seats):
-            if seat.kind == "person" and seat.away_since is None and seat.guest not in here:
-                data = {"seat": s, "absent": True}
-                entries.append(Entry(svc.seq + len(entries) + 1, "away", data, now))
-        if entries:
-            log.info("table %s: %d seated people never came", self.table_id, len(entries))
-            await self._commit(entries)
-
-    async def _command(self, sub: Subscriber, msg: dict[str, Any]) -> None:
+    async def _command(self, sub: Subscriber, msg: TableCommand) -> None:
         svc = self.service
         guest = sub.guest or ""
-        cid = msg.get("id") or ""
+        cid = msg.id
         key = (guest, cid)
         cached = svc.reply(guest, cid) or self.errors.get(key)
         if cached is not None:
             sub.push(frame(cached))  # a resend gets the original answer
             return
         try:
-            if msg["type"] == "say":
-                self._say(sub, msg)
-                return
-            if msg["type"] == "rematch":
-                await self._rematch(sub, msg)
-                return
-            entry = svc.command(guest, msg, self.clock.now())
+            match msg:
+                case Say():
+                    self._say(sub, msg)
+                    return
+                case RematchAnswer():
+                    await self._rematch(sub, msg)
+                    return
+                case Fill():
+                    await self._fill(sub, msg)
+                    return
+                case Sit() if svc.settings.pena is not None and svc.seat_of(guest) is None:
+                    await self._member(svc.settings.pena, guest)
+            entry = decide(svc, guest, msg, self.clock.now())
             if entry is not None and self.chips is not None and svc.settings.stake:
                 await stake_seat(self.chips, self.table_id, svc.settings.stake, entry)
         except TableError as exc:
-            reply = {"type": "error", "id": cid, "code": exc.code, "message": exc.message}
+            reply = Error(cid, exc.code, exc.message)
             if len(self.errors) > 1000:
                 self.errors.clear()
             self.errors[key] = reply
             sub.push(frame(reply))
             return
         if entry is None:  # taken, and nothing to log or tell anyone else (see the command)
-            taken: dict[str, Any] = {"type": "ack", "id": cid, "seq": svc.seq}
+            taken = Ack(cid, svc.seq)
             if len(self.errors) > 1000:
                 self.errors.clear()
             self.errors[key] = taken  # a resend gets the same answer, as a logged one's does
@@ -377,13 +373,17 @@ class TableOwner(OwnerThinking, OwnerFrames):
             projections: list[list[tuple[Subscriber, bytes]]] = []
             now = self.clock.now()
             while len(batch) < MAX_BATCH:
-                made = svc.due(now)
+                made = due(svc, now)
                 if made is None:
                     break
                 entry = made if isinstance(made, Entry) else self._thought(made, now)
                 if entry is None:
                     break  # being thought about: the answer comes through the inbox
-                svc.apply(entry)
+                if entry.type == "bot_sat" and self.chips is not None and svc.settings.stake:
+                    # A bot taking a seat nobody came to (``fill``): the house's escrow first,
+                    # as for a bot the host seats.
+                    await stake_seat(self.chips, self.table_id, svc.settings.stake, entry)
+                apply_entry(svc, entry)
                 batch.append(entry)
                 said, frames = self._render(entry)
                 public.append(said)
@@ -402,7 +402,7 @@ class TableOwner(OwnerThinking, OwnerFrames):
         rendered = []
         public = []
         for e in entries:
-            self.service.apply(e)
+            apply_entry(self.service, e)
             said, frames = self._render(e)
             public.append(said)
             rendered.append(frames)
@@ -437,72 +437,6 @@ class TableOwner(OwnerThinking, OwnerFrames):
                 # socket at the table (here or relayed) is told each seat's change now.
                 self.rated = rated
                 self._tell(frame({"type": "rating", **rated}))
-
-    # -- phrases ----
-
-    def _say(self, sub: Subscriber, msg: dict[str, Any]) -> None:
-        """A fixed phrase to everyone at the table, now. Phrases are not logged: they change
-        nothing at the table, and a finished table (which is never appended to again) takes
-        them too. One per ``PHRASE_GAP`` seconds per person."""
-        guest = sub.guest or ""
-        seat = self.service.may_say(guest)
-        now = self.clock.now()
-        last = self.said.get(guest)
-        if last is not None and now - last < PHRASE_GAP:
-            raise TableError("rate_limited", f"one phrase every {PHRASE_GAP:g} seconds")
-        self.said[guest] = now
-        said = frame({"type": "said", "seat": seat, "phrase": msg["phrase"]})
-        for other in self.subscribers:
-            other.push(said)
-        sub.push(frame({"type": "ack", "id": msg.get("id"), "seq": self.service.seq}))
-
-    # -- the rematch ----
-
-    async def _rematch(self, sub: Subscriber, msg: dict[str, Any]) -> None:
-        svc = self.service
-        if not svc.over:
-            raise TableError("not_over", "a rematch is offered once the game is over")
-        if svc.abandoned:
-            raise TableError("abandoned", "this table ended with nobody at it: open a new one")
-        seat = svc.seat_of(sub.guest)
-        if seat is None:
-            raise TableError("not_seated", "only the people at the table answer a rematch")
-        rm = self.rematch = self.rematch or Rematch()
-        if rm.table is not None:
-            raise TableError("rematch_open", f"the rematch is at table {rm.table} already")
-        rm.answer(seat, bool(msg["accept"]), bool(msg.get("swap")))
-        await self._open_rematch()
-        sub.push(frame({"type": "ack", "id": msg.get("id"), "seq": svc.seq}))
-
-    async def _open_rematch(self) -> None:
-        """Open the next game's table if everyone connected has answered; tell everyone."""
-        rm, svc = self.rematch, self.service
-        if rm is None or rm.table is not None:
-            return
-        connected = {svc.seat_of(s.guest) for s in self.subscribers if not s.watcher}
-        seats = {s for s in connected if s is not None}
-        if rm.ready(svc.seats, seats) and self.on_rematch is not None:
-            try:
-                rm.table = await self.on_rematch(self, rm.seating(svc.seats))
-            except TableError as exc:  # a chip table's rematch that somebody cannot cover
-                failed = frame({"type": "error", "id": None, "code": exc.code,
-                                "message": exc.message})  # fmt: skip
-                for other in self.subscribers:
-                    other.push(failed)
-                self.rematch = None
-                return
-        data = frame(rm.to_json(svc.seats))
-        for other in self.subscribers:
-            other.push(data)
-
-    # -- spectators ----
-
-    def _spectators_changed(self) -> None:
-        data = frame({"type": "spectators", **self.spectators()})
-        for sub in self.subscribers:
-            sub.push(data)
-        if self.on_change is not None:
-            self.on_change(self)
 
 
 def _resolve(waiter: asyncio.Future[None]) -> None:

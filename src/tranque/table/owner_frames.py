@@ -9,19 +9,38 @@ what every recipient shares once per event.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
+from tranque.table.events import Played
+from tranque.table.frames import Spectators, Sync, Watching
 from tranque.table.ports import Entry, Subscriber
 from tranque.table.recent import Recent
 from tranque.table.rematch import Rematch
 from tranque.table.service import TableService
+from tranque.table.views import (
+    commitments,
+    event,
+    fairness,
+    game_view,
+    info,
+    public_state,
+    seat_state,
+)
 
 _encode = msgspec.json.Encoder().encode
+# A hand's first public event: the server's commitment (``hand_seed`` in the log).
+HAND_START = b'{"type":"hand_commit"'
+# Only the play that ended a hand has it (``Played.hand_end``, left out when None).
+HAND_END = b'"hand_end":'
+_read_play = msgspec.json.Decoder(Played).decode
 
 
-def frame(obj: dict[str, Any]) -> bytes:
+def frame(obj: msgspec.Struct | dict[str, Any]) -> bytes:
+    """A frame's bytes: a typed frame (table/frames.py, table/events.py), or a plain object for
+    the club's words that the table passes on as they are (the ratings), as JSON."""
     return _encode(obj)
 
 
@@ -34,6 +53,8 @@ class OwnerFrames:
     rematch: Rematch | None
     seat_ratings: dict[str, Any] | None
     rated: dict[str, Any] | None
+    gone: set[str]
+    on_change: Callable[[Any], None] | None
 
     # -- the club's words about the seats ----
 
@@ -47,15 +68,36 @@ class OwnerFrames:
         for sub in self.subscribers:
             sub.push(data)
 
+    # -- who is here ----
+
+    def present(self) -> list[bool]:
+        """Which seats' people have not gone: a person seated by the queue or a rematch who
+        has not come yet counts as here (he has the arrival window); one whose every
+        connection (here, or relayed from another node) closed counts as gone until he is
+        back. The lobby marks the gone ones ``away`` (``club.lobby.summary``)."""
+        return [
+            seat.kind == "person" and seat.guest not in self.gone for seat in self.service.seats
+        ]
+
+    def _changed_presence(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self)
+
     # -- spectators ----
 
-    def spectators(self) -> dict[str, Any]:
+    def spectators(self) -> Watching:
         """Who watches: the count and the nicknames, one per guest (never a guest's id)."""
         names: dict[str, str] = {}
         for sub in self.subscribers:
             if sub.watcher:
                 names[sub.guest or ""] = getattr(sub, "nickname", None) or "guest"
-        return {"count": len(names), "names": sorted(names.values())}
+        return Watching(len(names), sorted(names.values()))
+
+    def _spectators_changed(self) -> None:
+        watching = self.spectators()
+        self._tell(frame(Spectators(watching.count, watching.names)))
+        if self.on_change is not None:
+            self.on_change(self)
 
     # -- sending ----
 
@@ -71,11 +113,11 @@ class OwnerFrames:
         what is fixed here, with the state it was rendered from.
         """
         svc = self.service
-        public = frame(svc.project(entry))
+        public = frame(event(svc, entry))
         self.recent.add(entry.seq, public)
         if not self.subscribers:
             return public, []  # nobody connected (bots playing on, everyone away): no frame
-        shared = frame(svc.public_state())
+        shared = frame(public_state(svc))
         head = b'{"type":"event","seq":%d,"event":%b,"state":' % (entry.seq, public)
         by_seat: dict[int | None, bytes] = {}
         out: list[tuple[Subscriber, bytes]] = []
@@ -83,11 +125,7 @@ class OwnerFrames:
             seat = None if sub.watcher else svc.seat_of(sub.guest)
             data = by_seat.get(seat)
             if data is None:
-                if seat is None:
-                    data = head + shared + b"}"
-                else:
-                    own = frame(svc.seat_state(seat))
-                    data = head + shared[:-1] + b"," + own[1:] + b"}"
+                data = head + _state_bytes(svc, shared, seat) + b"}"
                 by_seat[seat] = data
             out.append((sub, data))
         return public, out
@@ -97,21 +135,63 @@ class OwnerFrames:
         for sub, data in frames:
             sub.push(data)
 
+    def hand_log(self) -> list[msgspec.Raw]:
+        """The public events of the hand on the table (the one being dealt or played, or the
+        one just finished until the next one's commitment), each with its ``seq``: what a page
+        reloaded in the middle of a hand writes its log from.
+
+        Only this hand's: a frame before its ``hand_commit`` never comes (another hand's plays
+        would name tiles that this hand's hands hold). The last play's ``hand_end`` (the hands
+        face up, the fairness section) is left out, for the sync's own ``view`` says how the hand
+        ended; ``ended`` marks that play. Before the first hand: empty.
+
+        Each line is the event's kept bytes with ``seq`` added; only the play that ended the
+        hand is read again (a ``Played`` without its end, then ``ended``).
+        """
+        out: list[msgspec.Raw] = []
+        for seq, data in self.recent.since_last(HAND_START):
+            if HAND_END in data:  # a key, never inside a string (its quotes would be escaped)
+                play = msgspec.structs.replace(_read_play(data), hand_end=None)
+                out.append(msgspec.Raw(b'%b,"ended":true,"seq":%d}' % (frame(play)[:-1], seq)))
+            else:
+                out.append(msgspec.Raw(b'%b,"seq":%d}' % (data[:-1], seq)))
+        return out
+
     def _sync_frame(self, sub: Subscriber, last_seq: int | None) -> bytes:
+        """The recipient's ``Sync``: what ``full_view`` says, and what the owner keeps. The
+        events he missed are their kept bytes, each with its ``seq`` added (no decoding)."""
         svc = self.service
         seat = None if sub.watcher else svc.seat_of(sub.guest)
-        body = svc.full_view(seat)
-        body["type"] = "sync"
-        missed: list[Any] | None = None
+        missed: list[msgspec.Raw] | None = None
         if last_seq is not None and self.recent:
             if last_seq >= svc.seq:
                 missed = []
             elif last_seq + 1 >= self.recent.first:
                 after = self.recent.after(last_seq)
-                missed = [msgspec.json.decode(f) | {"seq": s} for s, f in after]
-        body["missed"] = missed
-        body["spectators"] = self.spectators()
-        body["rematch"] = None if self.rematch is None else self.rematch.to_json(svc.seats)
-        body["ratings"] = self.seat_ratings
-        body["rating"] = self.rated
-        return frame(body)
+                missed = [msgspec.Raw(b'%b,"seq":%d}' % (f[:-1], s)) for s, f in after]
+        return frame(
+            Sync(
+                table=info(svc),
+                seq=svc.seq,
+                view=game_view(svc, seat),
+                state=msgspec.Raw(_state_bytes(svc, frame(public_state(svc)), seat)),
+                commitments=commitments(svc),
+                fairness=fairness(svc),
+                type="sync",
+                missed=missed,
+                log=self.hand_log(),
+                spectators=self.spectators(),
+                rematch=None if self.rematch is None else self.rematch.to_json(svc.seats),
+                ratings=self.seat_ratings,
+                rating=self.rated,
+            )
+        )
+
+
+def _state_bytes(svc: TableService, shared: bytes, seat: int | None) -> bytes:
+    """A recipient's state: the shared part's bytes (``PublicState``), and for a seat its own
+    part (``SeatState``) joined into the same object; their keys never meet."""
+    if seat is None:
+        return shared
+    own = frame(seat_state(svc, seat))
+    return shared[:-1] + b"," + own[1:]

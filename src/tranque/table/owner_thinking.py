@@ -14,6 +14,7 @@ import logging
 from typing import Any
 
 from tranque.rules.errors import RulesError
+from tranque.table.due import answer_request
 from tranque.table.ports import Entry, Thinker, ThinkRequest
 from tranque.table.service import TableService
 
@@ -46,7 +47,7 @@ class OwnerThinking:
             self.answered = None
             try:
                 # None: a silent answer (a bot's "no" to a deal on show), nothing to log.
-                return self.service.answer(request, answered[1], now)
+                return answer_request(self.service, request, answered[1], now)
             except (RulesError, ValueError):
                 log.exception("table %s: a bot's answer does not fit; asking again", self.table_id)
         if self.thinking is not None and _same(self.thinking[0], request):

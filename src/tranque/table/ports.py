@@ -134,6 +134,8 @@ class TableStore(EventLog, Protocol):
 
     async def add_guest(self, guest_id: str, nickname: str, ts: float) -> None: ...
 
+    async def rename_guest(self, guest_id: str, nickname: str) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Lease:

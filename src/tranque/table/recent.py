@@ -39,6 +39,17 @@ class Recent:
         """The oldest seq kept (the deque must not be empty)."""
         return self._seqs[0]
 
+    def since_last(self, prefix: bytes) -> list[tuple[int, bytes]]:
+        """``(seq, frame)`` of the newest frame that starts with ``prefix`` and of every one
+        after it, in order; empty when no kept frame starts so."""
+        out: list[tuple[int, bytes]] = []
+        for seq, frame in zip(reversed(self._seqs), reversed(self._frames), strict=True):
+            out.append((seq, frame))
+            if frame.startswith(prefix):
+                out.reverse()
+                return out
+        return []
+
     def after(self, last_seq: int) -> Iterator[tuple[int, bytes]]:
         """``(seq, frame)`` of every event kept after ``last_seq``, in order."""
         for seq, frame in zip(self._seqs, self._frames, strict=True):

@@ -24,14 +24,35 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from tranque.table.bus import Body, Bus, Close, Envelope, Frames, Moved, SessionsEnded, ToOwner
+from tranque.table.bus import (
+    Body,
+    Bus,
+    Close,
+    Envelope,
+    Frames,
+    Moved,
+    Pushed,
+    SessionsEnded,
+    ToOwner,
+)
+from tranque.table.messages import TableCommand
 from tranque.table.owner import GOING_AWAY
 from tranque.table.ports import Subscriber
 
 if TYPE_CHECKING:
-    from tranque.table.lobby import Lobby
+    from tranque.table.owner import TableOwner
+
+
+class Owners(Protocol):
+    """Where the relay finds the tables this node owns: the lobby (``table.lobby``), which
+    makes the relay and passes itself. A protocol, so that the relay does not import the lobby
+    that imports it."""
+
+    @property
+    def owners(self) -> dict[str, TableOwner]: ...
+
 
 log = logging.getLogger("tranque.relay")
 
@@ -42,7 +63,7 @@ LOST = "the connection to the table's node was lost: reconnect"
 class RemoteSubscriber:
     """On the owner's node: a connection held by another node."""
 
-    __slots__ = ("conn", "guest", "nickname", "node", "relay", "watcher")
+    __slots__ = ("conn", "guest", "muted", "nickname", "node", "relay", "watcher")
 
     def __init__(
         self,
@@ -52,9 +73,11 @@ class RemoteSubscriber:
         guest: str | None,
         watcher: bool,
         nickname: str | None = None,
+        muted: tuple[str, ...] = (),
     ) -> None:
         self.relay, self.node, self.conn = relay, node, conn
         self.guest, self.watcher, self.nickname = guest, watcher, nickname
+        self.muted = frozenset(muted)  # the phrases of these guests are not sent to it
 
     def push(self, frame: bytes) -> None:
         self.relay._outgoing(self.node, self.conn, frame)
@@ -94,9 +117,10 @@ class RemoteTable:
             watcher=sub.watcher,
             last_seq=last_seq,
             nickname=getattr(sub, "nickname", None),
+            muted=tuple(getattr(sub, "muted", ())),
         )
 
-    def command(self, sub: Subscriber, msg: dict[str, Any]) -> None:
+    def command(self, sub: Subscriber, msg: TableCommand) -> None:
         self._send(sub, "cmd", msg=msg)
 
     def sync(self, sub: Subscriber, last_seq: int | None) -> None:
@@ -121,7 +145,7 @@ class RemoteTable:
 
 
 class Relay:
-    def __init__(self, bus: Bus, lobby: Lobby) -> None:
+    def __init__(self, bus: Bus, lobby: Owners) -> None:
         self.bus = bus
         self.lobby = lobby
         self.node = bus.node
@@ -134,6 +158,8 @@ class Relay:
         self.counts = {"forwarded": 0, "delivered": 0, "gaps": 0, "moved": 0}
         # The server's: close this node's sockets of sessions that ended on another node.
         self.on_sessions_ended: Callable[[SessionsEnded], None] | None = None
+        # The server's: a frame for some people's sockets on this node (notices, presence).
+        self.on_pushed: Callable[[Pushed], None] | None = None
 
     def remote_table(self, table_id: str, node: str) -> RemoteTable:
         rt = self.remote_tables.get(table_id)
@@ -209,6 +235,9 @@ class Relay:
             case SessionsEnded():
                 if self.on_sessions_ended is not None:
                     self.on_sessions_ended(body)
+            case Pushed():
+                if self.on_pushed is not None:
+                    self.on_pushed(body)
 
     def _mind_the_gap(self, envelope: Envelope) -> None:
         """A message from the sender was lost: what went through it starts afresh (the
@@ -232,7 +261,9 @@ class Relay:
                 # Not (or no longer) here: the relay's client reconnects and asks again.
                 self.bus.send(node, Close(msg.conn, GOING_AWAY, MOVED))
                 return
-            sub = RemoteSubscriber(self, node, msg.conn, msg.guest, msg.watcher, msg.nickname)
+            sub = RemoteSubscriber(
+                self, node, msg.conn, msg.guest, msg.watcher, msg.nickname, msg.muted
+            )
             self._remote[key] = (sub, owner)
             owner.attach(sub, msg.last_seq)
             return

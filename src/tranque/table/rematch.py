@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tranque.table.frames import Rematching
 from tranque.table.model import Seat
 
 
@@ -61,7 +62,7 @@ class Rematch:
                 people.append((new, seat.guest, seat.nickname or "guest"))
         return RematchSeats(people, bots)
 
-    def to_json(self, seats: list[Seat]) -> dict[str, object]:
+    def to_json(self, seats: list[Seat]) -> Rematching:
         """What everyone at the table sees: each seat's answer (``yes``, ``no``, null for not
         yet; ``bot`` for a bot), who asked to swap, and the new table once it is open."""
         out: list[str | None] = []
@@ -72,4 +73,4 @@ class Rematch:
                 out.append("yes" if self.answers[s] else "no")
             else:
                 out.append(None)
-        return {"type": "rematch", "answers": out, "swap": sorted(self.swap), "table": self.table}
+        return Rematching(out, sorted(self.swap), self.table)

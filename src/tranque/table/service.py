@@ -10,16 +10,21 @@ Two ways in, one way to change state:
   logged entries in order, so everything ``apply`` does depends on the entry and the state only
   (deadlines are computed from the entry's own time stamp).
 
-``TableService`` is the sum of one mixin per concern over ``TableState`` (table/state.py: the
-attributes, ``__init__`` and the reading helpers they all share): ``TableChecks``
-(table/checks.py: ``command``, ``may_say``), ``TableDue`` (table/due.py: ``due``, ``answer``),
-``TableApply`` (table/apply.py: ``apply``, ``reply``) and ``TableViews`` (table/views.py).
+The work is done by plain functions over the table's state (``TableState``, table/state.py:
+the attributes, ``__init__`` and the reading helpers they all share), one module per concern:
+table/checks.py (``decide``: state + command -> entry; ``may_fill``, ``may_say``), table/due.py
+(``due``: state + time -> entry or a bot's request; ``answer_request``), table/apply.py
+(``apply_entry``: state + entry -> state; ``reply``) and table/views.py (``event``: state +
+entry -> its public form; ``state_for``: state + recipient -> his state; ``full_view``). Each
+function names the state it reads and writes as its first argument, so a reader can follow
+every change from the entry that makes it. ``TableService`` is that state with those functions
+as its methods (``TableChecks``, ``TableDue``, ``TableApply``, ``TableViews``: one line each),
+the one object the owner holds.
 
-What leaves the table is read by the ``TableViews`` mixin: ``project(entry)``
-(the public form of an entry: no seed before the hand ends, no tile anyone may not see),
-``state_for(seat)`` (the small per-recipient state attached to every event) and
-``full_view(seat)`` (a resync). The plain data (settings, seats, the fairness round, the refusal
-type) is in table/model.py.
+What leaves the table: ``event(entry)`` (the public form of an entry, typed: no seed before the
+hand ends, no tile anyone may not see; ``project`` is its plain object), ``state_for(seat)``
+(the small per-recipient state attached to every event) and ``full_view(seat)`` (a resync).
+The plain data (settings, seats, the fairness round, the refusal type) is in table/model.py.
 """
 
 from __future__ import annotations
@@ -42,7 +47,8 @@ from tranque.table.views import TableViews
 
 
 class TableService(TableChecks, TableDue, TableApply, TableViews):
-    """One table: its state (``TableState``) and one mixin per concern (see the module)."""
+    """One table: its state (``TableState``) with the functions of each concern as its methods
+    (see the module)."""
 
 
 def rebuild(table_id: str, entries: list[Entry], seed_source: SeedSource) -> TableService:

@@ -1,10 +1,11 @@
 """``TableState``: what one table holds, how it starts, and the questions every part asks of it.
 
-The base of ``TableService`` and of each of its mixins (commands in table/checks.py, what the
-table does by itself in table/due.py, the entry appliers in table/apply.py, what leaves the table
-in table/views.py): the attributes are declared and typed here once, so that each mixin reads
-and writes them under mypy's eye, and the small reading helpers they share (``over``,
-``table_hand``, ``seat_of``, the records) live with the state they read.
+The state that the table's functions take as their first argument (commands in
+table/checks.py, what the table does by itself in table/due.py, the entry appliers in
+table/apply.py, what leaves the table in table/views.py), and the base of ``TableService``: the
+attributes are declared and typed here once, so that each function reads and writes them under
+mypy's eye, and the small reading helpers they share (``over``, ``table_hand``, ``seat_of``, the
+records) live with the state they read.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from typing import Any
 
 from tranque.rules.game import GameState, LeadChoice, MatchState
 from tranque.rules.record import game_record, match_record
+from tranque.table.entries import EntryBody
 from tranque.table.model import FairHand, Seat, SeedSource, TableSettings
+from tranque.table.ports import Entry
 
 
 class TableState:
@@ -29,6 +32,16 @@ class TableState:
         self.started_at = 0.0  # when the ``started`` entry was logged (the arrival window's start)
         # The table ended because its people had all gone (``abandoned``): over, with no result.
         self.abandoned = False
+        # The seat whose leave aborted a rated table before its first hand ended (``aborted``,
+        # table.abort): the table is then ``abandoned`` too (over, no result, chips back).
+        self.aborted: int | None = None
+        # The seats whose people never came (their ``away`` was ``absent``): read from the log,
+        # so a rebuilt table knows them too. A tournament rules its no-shows by them.
+        self.absent: set[int] = set()
+        # Each seat's decisions, and those of them a bot took for an away person (table.abort's
+        # ``count``): who was away for more than a quarter of his own loses alone (docs/club.md).
+        self.decisions = [0, 0, 0, 0]
+        self.bot_decisions = [0, 0, 0, 0]
         self.game = GameState.new(self.settings.rules)
         # The games already finished (a match of one game outside Miami); the current game is
         # added the moment it ends. ``hand_base`` counts the table hands of the games before the
@@ -54,7 +67,15 @@ class TableState:
         self.replies: dict[str, dict[str, int]] = {}
         self.last_ts = 0.0
         self.record: dict[str, Any] | None = None  # set once the match (the game) is over
-        self._checked: tuple[int, int, str, GameState] | None = None  # see _cmd_play
+        # The pair that won by the time cap (rules/timecap.py), once the game ended so.
+        self.time_winner: int | None = None
+        # A rematch's table: the table it follows and who declined there (seat, nickname).
+        self.rematch_of: dict[str, Any] | None = None
+        self._checked: tuple[int, int, str, GameState] | None = None  # see checks._play
+        # The last entry applied and its typed body: its public form (views.event) is made
+        # right after it is applied, and reads the body decoded once.
+        self._body_entry: Entry | None = None
+        self._body: EntryBody | None = None
         self._over_of: MatchState | None = None  # the match ``_over`` was worked out for
         self._over = False
         # Each seat's tiles as sent, and the mask they were written from: a seat's tiles go out
@@ -74,6 +95,14 @@ class TableState:
         if match is not self._over_of:  # asked several times per event; the match changes rarely
             self._over_of, self._over = match, match.winner is not None or self.abandoned
         return self._over
+
+    @property
+    def deadline(self) -> float | None:
+        """When a capped game's time is up (the logged start plus ``time_cap``), else None."""
+        cap = self.settings.time_cap
+        if cap is None or not self.started or self.is_match:  # a cap is for one-game rules
+            return None
+        return self.started_at + cap
 
     @property
     def is_match(self) -> bool:
@@ -110,7 +139,13 @@ class TableState:
         """The current game's ``tranque-game/1`` record (its finished hands)."""
         base = self.hand_base
         fairness = {n - base: f for n, f in self.published.items() if n > base}
-        return game_record(self.game, fairness=fairness)
+        record = game_record(self.game, fairness=fairness)
+        if self.time_winner is not None:
+            # An optional key every reader ignores (docs/records.md): the hands replay to a game
+            # short of the target, and this says the time cap ended it, and who won.
+            record["time_cap"] = {"seconds": self.settings.time_cap,
+                                  "winner": "AB"[self.time_winner]}  # fmt: skip
+        return record
 
     def table_record(self) -> dict[str, Any]:
         """The table's record: a game record, or under match rules (Miami) a match record."""

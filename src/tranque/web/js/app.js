@@ -4,7 +4,7 @@ import { api, TableSocket } from "./net.js";
 import { h, $, app, store, toast } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 import { tileSVG, parseTile } from "./tiles.js";
-import { header, iconButton, langSelect, chipsBadge } from "./chrome.js";
+import { header, iconButton, langSelect, chipsBadge, backToTable } from "./chrome.js";
 import { applySettings, settingsPanel } from "./settings.js";
 import { wakeOnGesture } from "./sound.js";
 import { showTurn, watchVisibility } from "./alerts.js";
@@ -12,7 +12,9 @@ import { modal } from "./panels.js";
 import { renderTable, layoutChain, tickClocks, motion } from "./table.js";
 import * as M from "./model.js";
 import { played } from "./sound.js";
-import { accountCard, renderProfile } from "./club.js";
+import { accountCard, nameField, fieldError, NAME_CODES } from "./club.js";
+// A profile (/u/...) comes when first opened, not with the page.
+const renderProfile = (handle) => import("./profile.js").then((p) => p.renderProfile(handle), (e) => toast(M.errorText(e)));
 import "./talk.js"; // the club's words (with_people, practice, lobby...)
 
 // The lobby and the quick-match queue (lobby.js) come when first opened, not with the page.
@@ -55,10 +57,36 @@ async function identity(nickname) {
     }
   }
   if (saved && (saved.account || !nick || nick === saved.nickname)) return saved;
-  const g = await api("/api/guests", { method: "POST", body: { nickname: nick || defaultNick() } });
+  if (saved) {
+    // A new name for the same guest: his games, chips and seats stay his.
+    const g = { ...saved, ...(await api("/api/guests/nickname", { method: "POST", body: { nickname: nick }, token: saved.token })), named: true };
+    store.set("guest", g);
+    return g;
+  }
+  // `named`: the person chose the name (else he is asked for one where he first sits: naming.js).
+  const g = { ...(await api("/api/guests", { method: "POST", body: { nickname: nick || defaultNick() } })), named: Boolean(nick) };
   store.set("guest", g);
   renewed = true;
   return g;
+}
+
+/** The guest, named: with the name typed on the landing, or, for one who never chose a name,
+ * the one he gives when asked (naming.js); null if he would not give one. Where a person sits
+ * with others (the queue, a table for people, the lobby's and an invite's seats). */
+async function ensureNamed(typed = "") {
+  const nick = (typed || "").trim();
+  const g = await identity(nick);
+  if (nick || g.account || g.named) return g;
+  const { askName } = await import("./naming.js");
+  const prefill = store.get("typed") || (g.named === false || /^guest-\d+$/.test(g.nickname) ? "" : g.nickname);
+  return askName({ prefill });
+}
+
+// The party link names who made it (`by`, the server's words for the inviter): shown only if it
+// has a nickname's form, as anyone may edit a link.
+function invitedBy() {
+  const by = (new URLSearchParams(location.search).get("by") || "").trim();
+  return /^[\p{L}\p{N}_ .'-]{1,24}$/u.test(by) ? t("party_invited_by", { name: by }) : t("party_joined");
 }
 
 // -- screens -------------------------------------------------------------------------------------
@@ -74,6 +102,8 @@ function route() {
   if (app.club) app.club.close();
   app.club = null;
   readChips();
+  readMyTable();
+  if ((store.get("guest") || {}).account) import("./friends.js").then((f) => f.start(), () => {}); // the bell
   app.game = null;
   app.m = app.onTable = null;
   app.dialog = null;
@@ -83,7 +113,9 @@ function route() {
   else if (/^\/g(ames$|\/)/.test(location.pathname)) games().then((g) => g.open(location.pathname), (e) => toast(M.errorText(e)));
   else if (location.pathname === "/lobby") club().then((c) => c.openLobby(), (e) => toast(M.errorText(e)));
   else if (location.pathname === "/chips") import("./chips.js").then((c) => c.openChips());
-  else renderLanding();
+  else if (location.pathname === "/mod") import("./mod.js").then((x) => x.openMod(), (e) => toast(M.errorText(e)));
+  else if (/^\/(index\.html)?$/.test(location.pathname)) renderLanding();
+  else import("./missing.js").then((x) => x.openMissing(), (e) => toast(M.errorText(e)));
 }
 
 function go(path) {
@@ -104,6 +136,22 @@ function readChips() {
     if (old) old.replaceWith(chipsBadge());
     else bar.prepend(chipsBadge());
   }, () => {});
+}
+
+// The game this person is playing, kept by the table screen (table.js) while it is on: asked
+// again at each screen (it may have ended meanwhile), and its link put in the header drawn.
+function readMyTable() {
+  const id = store.get("myTable");
+  app.myTable = null;
+  if (!id || location.pathname.startsWith("/t/")) return;
+  api(`/api/tables/${encodeURIComponent(id)}`).then((info) => {
+    if (!info.started || info.over) return store.set("myTable", null);
+    app.myTable = id;
+    const top = document.querySelector("header.top:not(.on-table)");
+    if (top && !document.getElementById("back-to-table")) top.querySelector(".brand").after(backToTable());
+  }, (e) => {
+    if (e.status === 404 || e.status === 410) store.set("myTable", null);
+  });
 }
 
 function render() {
@@ -130,24 +178,31 @@ function renderLanding() {
   const focused = document.activeElement && document.activeElement.id;
   const g = store.get("guest");
   const typed = $("#nickname");
-  const nick = h("input", {
+  // No maxlength: a name too long is said so at the field, not cut (club.js nameField).
+  const nick = nameField(h("input", {
     id: "nickname",
     name: "nickname",
-    maxlength: 24,
     autocomplete: "nickname",
-    value: typed ? typed.value : (g && g.nickname && !g.nickname.startsWith("guest-") && g.nickname) || "",
+    value: typed ? typed.value : (g && g.named !== false && g.nickname && !g.nickname.startsWith("guest-") && g.nickname) || store.get("typed") || "",
     placeholder: t("nickname_ph"),
-  });
+    // Kept as it is typed: offered again where the guest first sits (naming.js), wherever that is.
+    oninput: (e) => store.set("typed", e.target.value.trim()),
+  }), 24, "err_bad_nickname");
+  // A refused nickname is said at its field; anything else in a toast.
+  const refused = (e) => (NAME_CODES.has(e.code) ? (fieldError(nick, M.errorText(e)), nick.focus()) : toast(M.errorText(e)));
   const busy = (b) => document.querySelectorAll("button").forEach((x) => (x.disabled = b));
   const start = async (body) => {
+    if (nick.tooLong()) return nick.focus();
     busy(true);
     try {
-      const me = await identity(nick.value);
+      // A table for people: the name they will see (a practice table asks none).
+      const me = body.practice ? await identity(nick.value) : await ensureNamed(nick.value);
+      if (!me) return busy(false);
       const tab = await api("/api/tables", { method: "POST", body, token: me.token });
       go(`/t/${encodeURIComponent(tab.table)}`);
     } catch (e) {
       busy(false);
-      toast(M.errorText(e));
+      refused(e);
     }
   };
   const variant = h(
@@ -175,13 +230,15 @@ function renderLanding() {
   // "Con personas": the queue (a friend's party link, /?party=..., seats the two as partners).
   const party = new URLSearchParams(location.search).get("party");
   const queue = async () => {
+    if (nick.tooLong()) return nick.focus();
     busy(true);
     try {
-      const me = await identity(nick.value);
+      const me = await ensureNamed(nick.value);
+      if (!me) return busy(false);
       (await club()).openQueue(me, "havana", party);
     } catch (e) {
       busy(false);
-      toast(M.errorText(e));
+      refused(e);
     }
   };
   const closeSettings = () => ((app.dialog = null), renderLanding(), $("#open-settings").focus());
@@ -206,7 +263,7 @@ function renderLanding() {
         h("h2", { id: "play-title" }, t("play_now")),
         h("label", { for: "nickname" }, t("nickname")),
         nick,
-        party ? h("p", { class: "notice", id: "party-invite" }, t("party_joined")) : null,
+        party ? h("p", { class: "notice", id: "party-invite" }, invitedBy()) : null,
         h("button", { id: "play-people", class: "big primary", onclick: queue }, t("with_people")),
         h("p", { class: "hint" }, t("with_people_hint")),
         levels,
@@ -263,8 +320,11 @@ function renderLanding() {
     ),
   ];
   if (app.dialog === "settings") {
-    for (const k of page) k.inert = true;
-    page.push(modal(settingsPanel(closeSettings, renderLanding), "settings-title", closeSettings));
+    const body = settingsPanel(closeSettings, renderLanding); // null while its module comes
+    if (body) {
+      for (const k of page) k.inert = true;
+      page.push(modal(body, "settings-title", closeSettings));
+    }
   }
   app.root.replaceChildren(...page);
   const again = focused && document.getElementById(focused);
@@ -317,6 +377,7 @@ export function start() {
   app.root = document.getElementById("app");
   app.go = go;
   app.render = render;
+  app.ensureNamed = ensureNamed;
   app.renderStatus = renderStatus;
   app.rejoin = () => {
     store.set("guest", null);
@@ -346,4 +407,7 @@ export function start() {
     renderTable();
   });
   route();
+  // sw.js, once loaded (maybe already: i18n.js awaits its words; docs/web.md).
+  const sw = () => navigator.serviceWorker?.register("/sw.js").catch(() => {});
+  document.readyState === "complete" ? sw() : addEventListener("load", sw);
 }

@@ -61,8 +61,11 @@ Object.assign(STRINGS.en, {
 });
 
 export const STAKES = [100, 1000, 10000];
-// Grouped always: Spanish leaves four digits alone by default ("2000" beside "20.000").
-const fmt = (n) => Number(n).toLocaleString(getLang(), { useGrouping: "always" });
+/** A number in the reader's language, grouped always: Spanish leaves four digits alone by
+ * default ("2000" beside "20.000"). Every page that shows chips or counts uses this one. */
+export const fmt = (n) => Number(n).toLocaleString(getLang(), { useGrouping: "always" });
+/** What a seat escrows at a stake: a pollona costs double (table/stakes.py, `cost`). */
+export const cost = (stake) => 2 * stake;
 
 /** The bearer's balance, or null (no guest yet, or the server cannot say). */
 export async function balance() {
@@ -150,7 +153,7 @@ export function atTable(m) {
       const line = h("p", { class: "chip-payout", id: "chip-payout", role: "status" },
         n === null ? "" : t(n >= 0 ? "chips_payout_win" : "chips_payout_lose", { n: fmt(Math.abs(n)) }),
         end.b ? ` ${t("chips_after", { n: fmt(end.b.balance) })}` : "");
-      const panel = document.querySelector(".game-end") || document.querySelector(".overlay .panel") || main;
+      const panel = document.querySelector("#chips-slot") || document.querySelector(".game-end") || document.querySelector(".overlay .panel") || main;
       panel.append(line);
     }
   };

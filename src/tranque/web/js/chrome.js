@@ -44,8 +44,8 @@ export function langSelect() {
   return h("label", { class: "lang" }, h("span", { class: "sr" }, t("language")),
     h("select", {
       id: "lang",
-      onchange: (e) => {
-        setLang(e.target.value);
+      onchange: async (e) => {
+        await setLang(e.target.value);
         document.documentElement.lang = getLang();
         app.render();
       },
@@ -60,9 +60,19 @@ export function chipsBadge() {
     t("chips_balance", { n: Number(b.balance).toLocaleString(getLang()) })) : null;
 }
 
+/** "Volver a tu mesa": the way back to the game this person is playing (``app.myTable``, checked
+ * by app.js at each screen), on every screen but a table's; nothing when there is none. */
+export function backToTable() {
+  const id = app.myTable;
+  if (!id) return null;
+  const href = `/t/${encodeURIComponent(id)}`;
+  return h("a", { id: "back-to-table", class: "back-to-table", href, onclick: (e) => (e.preventDefault(), app.go(href)) }, t("back_to_table"));
+}
+
 export function header(extra = [], { table = false } = {}) {
   return h("header", { class: `top${table ? " on-table" : ""}` },
     h("a", { class: "brand", href: "/", onclick: (e) => (e.preventDefault(), app.go("/")) },
       h("span", { class: "brand-tile" }, tileSVG(5, 2, { vertical: true })), h("span", { class: "brand-text" }, "tranque")),
-    h("div", { class: "top-extra" }, table ? null : chipsBadge(), extra));
+    table ? null : backToTable(),
+    h("div", { class: "top-extra" }, table ? null : chipsBadge(), app.bell && app.bell(), extra));
 }

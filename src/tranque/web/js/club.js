@@ -1,21 +1,54 @@
 // The club in the page: the account card of the landing (claim a name, log in, log out here or
-// everywhere), the profile screen (/u/{handle}) with each rating's history drawn as a small SVG
-// chart, and each person's rating change at the end of a game. The routes are docs/protocol.md §5.
+// everywhere), a name's field, and each person's rating change at the end of a game (the profile
+// screen is profile.js, loaded when first opened). The routes are docs/protocol.md §5.
 import { api } from "./net.js";
 import { h, $, app, store, toast } from "./dom.js";
-import { t, tn, getLang } from "./i18n.js";
-import { header, langSelect } from "./chrome.js";
+import { t } from "./i18n.js";
 import { errorText } from "./model.js";
 
-const NS = "http://www.w3.org/2000/svg";
-const PRESETS = ["havana", "miami", "oriente", "barrio"];
 
 
-const profileHref = (handle) => `/u/${encodeURIComponent(handle)}`;
+export const profileHref = (handle) => `/u/${encodeURIComponent(handle)}`;
 
-function link(href, text, attrs = {}) {
+export function link(href, text, attrs = {}) {
   return h("a", { href, onclick: (e) => (e.preventDefault(), app.go(href)), ...attrs }, text);
 }
+
+// -- a name's field ----------------------------------------------------------------------------
+
+/** A field's refusal said next to it (aria-invalid, and a message it names as its description)
+ *  until it changes; `text` null clears it. What the server refuses about a name goes here, not
+ *  to a toast that passes. */
+export function fieldError(input, text) {
+  const id = `${input.id}-error`;
+  let note = document.getElementById(id);
+  if (!text) {
+    if (note) note.remove();
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+    return;
+  }
+  if (!note) input.after((note = h("p", { class: "field-error", id, role: "alert" })));
+  note.textContent = text;
+  input.setAttribute("aria-invalid", "true");
+  input.setAttribute("aria-describedby", id);
+}
+
+/** A name longer than `max` is said to be so as it is typed (with `key`'s words, which say the
+ *  limit), never cut; and a refusal goes when the field changes. True while it is too long. */
+export function nameField(input, max, key) {
+  const check = () => {
+    const long = [...input.value.trim()].length > max;
+    fieldError(input, long ? t(key) : null);
+    return long;
+  };
+  input.addEventListener("input", check);
+  input.tooLong = check;
+  return input;
+}
+
+// The codes of a refused name: said at the field.
+export const NAME_CODES = new Set(["bad_nickname", "reserved_name", "bad_name", "name_taken"]);
 
 // -- the account card -----------------------------------------------------------------------
 
@@ -61,10 +94,11 @@ export function accountCard(ensureGuest) {
         h("button", { id: "logout", onclick: () => out(false) }, t("logout")),
         h("button", { id: "logout-all", onclick: () => out(true) }, t("logout_all"))));
   }
-  const name = h("input", { id: "account-name", name: "username", autocomplete: "username", maxlength: 20 });
+  const name = nameField(h("input", { id: "account-name", name: "username", autocomplete: "username" }), 20, "err_bad_name");
   const pass = h("input", { id: "account-password", name: "password", type: "password", autocomplete: "current-password", minlength: 8 });
   const busy = (b) => document.querySelectorAll("#account button").forEach((x) => (x.disabled = b));
   const act = async (claim) => {
+    if (name.tooLong()) return name.focus();
     busy(true);
     try {
       const body = { name: name.value.trim(), password: pass.value };
@@ -77,7 +111,10 @@ export function accountCard(ensureGuest) {
     } catch (e) {
       busy(false);
       const err = $("#account-error");
-      if (err) err.textContent = errorText(e);
+      if (NAME_CODES.has(e.code)) {
+        fieldError(name, errorText(e));
+        name.focus();
+      } else if (err) err.textContent = errorText(e);
     }
   };
   return h("section", { class: "card account", id: "account" },
@@ -91,86 +128,6 @@ export function accountCard(ensureGuest) {
       h("button", { id: "claim", class: "primary", onclick: () => act(true) }, t("claim")),
       h("button", { id: "login", onclick: () => act(false) }, t("login"))));
 }
-
-// -- the profile --------------------------------------------------------------------------------
-
-/** A small line chart of a rating's history: the points after each rated game, the first
- *  "before" at the left; the lowest and highest values as labels. */
-export function ratingChart(history, label) {
-  const W = 280, H = 90, P = 6;
-  const values = history.length ? [history[0].before, ...history.map((x) => x.after)] : [];
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("class", "rating-chart");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", label);
-  if (values.length < 2) return svg;
-  const lo = Math.min(...values), hi = Math.max(...values);
-  const span = Math.max(hi - lo, 1);
-  const x = (i) => P + (i * (W - 2 * P)) / (values.length - 1);
-  const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / span;
-  const line = document.createElementNS(NS, "polyline");
-  line.setAttribute("points", values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
-  svg.appendChild(line);
-  for (const [v, yy] of [[hi, P + 8], [lo, H - P]]) {
-    const text = document.createElementNS(NS, "text");
-    text.setAttribute("x", P);
-    text.setAttribute("y", yy);
-    text.textContent = String(v);
-    svg.appendChild(text);
-  }
-  return svg;
-}
-
-function when(ts) {
-  return new Date(ts * 1000).toLocaleDateString(getLang() === "en" ? "en-GB" : "es-ES", { year: "numeric", month: "short", day: "numeric" });
-}
-
-function ratingText(r) {
-  return r.provisional ? t("rating_provisional", { n: r.rating }) : String(r.rating);
-}
-
-export async function renderProfile(handle) {
-  const main = h("main", { class: "profile", id: "profile" }, h("p", {}, t("loading")));
-  app.root.replaceChildren(header([langSelect()]), main);
-  let p;
-  try {
-    p = await api(`/api/profiles/${encodeURIComponent(handle)}`);
-  } catch (e) {
-    main.replaceChildren(h("p", { class: "error", id: "profile-error" }, e.status === 404 ? t("no_profile") : errorText(e)));
-    return;
-  }
-  const ratings = PRESETS.filter((x) => p.ratings[x]).map((x) => {
-    const r = p.ratings[x];
-    return h("li", { class: "rating", id: `rating-${x}` },
-      h("span", { class: "preset" }, t(`variant_${x}`)),
-      h("strong", { class: "value" }, ratingText(r)),
-      h("span", { class: "games" }, t("rated_games", { n: r.games })),
-      ratingChart(r.history, t("rating_history", { preset: t(`variant_${x}`) })));
-  });
-  const recent = p.recent.map((g) =>
-    h("li", { class: `recent ${g.won ? "won" : "lost"}` },
-      link(`/g/${encodeURIComponent(g.table)}`, `${when(g.finished)} · ${g.preset ? t(`variant_${g.preset}`) : t("custom_rules")}`),
-      " ", h("span", {}, g.won ? t("won") : t("lost")),
-      g.change === null ? h("span", { class: "unrated" }, ` · ${t("unrated")}`) : h("span", { class: "change" }, ` · ${signed(g.change)}`),
-      " ", h("a", { href: g.record, class: "record" }, t("record"))));
-  main.replaceChildren(
-    h("h1", { id: "profile-name" }, p.nickname, p.account ? null : h("span", { class: "mark" }, t("guest_mark"))),
-    h("p", { class: "since" }, t("member_since", { date: when(p.since) })),
-    h("ul", { class: "stats", id: "profile-stats" },
-      h("li", {}, tn("games_played", p.games.played)),
-      h("li", {}, tn("games_won", p.games.won)),
-      h("li", {}, tn("pollonas_given", p.pollonas.given)),
-      h("li", {}, tn("pollonas_suffered", p.pollonas.suffered)),
-      h("li", {}, tn("viajeras_n", p.viajeras))),
-    h("h2", {}, t("ratings")),
-    ratings.length ? h("ul", { class: "ratings" }, ratings) : h("p", { id: "no-ratings" }, t("no_ratings")),
-    h("h2", {}, t("recent_games")),
-    recent.length ? h("ul", { class: "recent-games", id: "recent-games" }, recent) : h("p", {}, t("no_games")));
-  if (recent.length) import("./game.js").then((g) => main.append(g.historyBlock(handle)));
-}
-
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 // -- the end of a game --------------------------------------------------------------------------
 

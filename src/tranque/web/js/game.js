@@ -6,10 +6,11 @@
 // import() when one of those screens first opens, never with the first page; its words and its
 // style (css/game.css) come with it.
 import { api } from "./net.js";
-import { h, $, app } from "./dom.js";
+import { h, $, app, store } from "./dom.js";
+import { openReport } from "./report.js";
 import { t, getLang } from "./i18n.js";
 import "./gamewords.js";
-import { tileSVG, parseTile, splitTiles, pips } from "./tiles.js";
+import { tileSVG, parseTile, splitTiles, spokenName } from "./tiles.js";
 import { header, langSelect } from "./chrome.js";
 import * as M from "./model.js";
 import * as F from "./fairness.js";
@@ -29,8 +30,32 @@ const canon = (x) => {
   const [a, b] = parseTile(x);
   return `${Math.max(a, b)}${Math.min(a, b)}`;
 };
-const num = (v) => (v > 0 ? `+${v}` : String(v));
-const when = (ts) => new Date(ts * 1000).toLocaleString(getLang() === "en" ? "en-GB" : "es-ES", { dateStyle: "medium", timeStyle: "short" });
+const locale = () => (getLang() === "en" ? "en-GB" : "es-ES");
+// Points as each language writes them ("1,67" in Spanish), at most two decimals.
+const dec = (v, d = 2) => Number(v).toLocaleString(locale(), { maximumFractionDigits: d });
+const num = (v) => (v > 0 ? `+${dec(v)}` : dec(v));
+const when = (ts) => new Date(ts * 1000).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" });
+
+// -- a move in the table's words: "la ocho-siete en el 7" and its small picture ---------------------
+
+/** A tile drawn small beside the words that name it (the words are what is read aloud). */
+function pic(x) {
+  const [a, b] = parseTile(x);
+  return h("span", { class: "gt mini", "aria-hidden": "true" }, tileSVG(a, b));
+}
+
+/** A move ("87@7", "55", "pass") as the table says it: the tile's spoken name and the end. */
+function moveWords(mv) {
+  const [tile, at] = mv.split("@");
+  const name = spokenName(tile, getLang());
+  return at === undefined ? t("g_tile", { tile: name }) : t("g_tile_at", { tile: name, n: at });
+}
+
+/** A sentence of `key` whose {move} is a move's words with its picture after them. */
+function withMove(key, mv, args) {
+  const [pre, post = ""] = t(key, { ...args, move: "\u0001" }).split("\u0001");
+  return [pre, moveWords(mv), " ", pic(mv.split("@")[0]), post];
+}
 
 // -- the position after k moves of a hand --------------------------------------------------------
 
@@ -135,6 +160,18 @@ const hand = (gi = G.gi, hi = G.hi) => (G.games[gi] && (G.games[gi].hands || [])
 const moves = () => (hand() ? hand().moves : []);
 const names = () => ({ info: { seats: G.page.seats } });
 const nameOf = (s) => M.nameOf(names(), s);
+/** A seat's name, a link to the person's profile when it is an account's (guests and bots:
+ *  no link, as in every list of names). */
+const who = (s) => {
+  const seat = G.page.seats[s];
+  return seat && seat.account && seat.profile ? link(`/u/${encodeURIComponent(seat.profile)}`, nameOf(s), { class: "who" }) : nameOf(s);
+};
+/** The game's people one may report (not oneself). */
+const reportable = () => {
+  const g = store.get("guest") || {};
+  return G.page.seats.filter((s) => s.kind === "person" && s.profile && s.profile !== `~${g.guest}` && s.profile !== g.account)
+    .map((s) => ({ profile: s.profile, nickname: s.nickname }));
+};
 const pairOf = (p) => t(p === 0 ? "nosotros" : "ellos");
 
 function step(k) {
@@ -226,8 +263,9 @@ function draw() {
   main.replaceChildren(
     h("h1", { id: "game-title" }, t("g_title", { id: G.id })),
     h("p", { class: "game-meta" }, when(p.finished), " · ", rulesText(p.rules), " · ",
-      p.seats.flatMap((s, i) => [i ? ", " : "", s.profile ? link(`/u/${encodeURIComponent(s.profile)}`, nameOf(i)) : nameOf(i)])),
-    h("p", {}, h("a", { id: "download", class: "button-link", href: p.record, download: `tranque-${G.id}.json` }, t("g_download"))),
+      p.seats.flatMap((s, i) => [i ? ", " : "", who(i)])),
+    h("p", {}, h("a", { id: "download", class: "button-link", href: p.record, download: `tranque-${G.id}.json` }, t("g_download")),
+      reportable().length ? [" · ", h("button", { type: "button", class: "link", id: "report-open", onclick: () => openReport(reportable(), G.id) }, t("rp_open"))] : null),
     ...planilla(),
     ...(hd ? [viewer(hd), analysisBlock(hd)] : []),
   );
@@ -256,7 +294,7 @@ function planilla() {
     out.push(h("section", { class: "card planilla-card" },
       h("h2", {}, G.page.games.length > 1 ? t("g_game_n", { n: gi + 1 }) : t("planilla")),
       h("table", { class: "planilla", id: `planilla-${gi + 1}` },
-        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("nosotros")), h("th", {}, t("ellos")), h("th", {}, ""))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("hand_col")), h("th", { scope: "col" }, t("nosotros")), h("th", { scope: "col" }, t("ellos")), h("th", { scope: "col" }, t("g_total")))),
         h("tbody", {}, rows)),
       h("div", { class: "hand-tabs" }, (G.games[gi].hands || []).map((x, hi) => {
         const cs = G.checks[`${gi}:${x.number}`];
@@ -282,7 +320,7 @@ function viewer(hd) {
   const seats = [0, 1, 2, 3].map((s) => {
     const lastOwn = last !== null && (hd.leader + last) % 4 === s ? hd.moves[last] : null;
     return h("div", { class: `seat-hand s${s}${pos.turn === s && k < n ? " on-turn" : ""}`, "data-seat": s },
-      h("p", { class: "g-who" }, h("strong", {}, nameOf(s)), ` · ${pairOf(s % 2)}`,
+      h("p", { class: "g-who" }, h("strong", {}, who(s)), ` · ${pairOf(s % 2)}`,
         pos.passes[s] ? h("span", { class: "passes" }, ` · ${t("passed")} ×${pos.passes[s]}`) : null,
         lastOwn === "pass" ? h("span", { class: "mark pass" }, t("g_passes")) : null),
       h("div", { class: "g-tiles", "data-count": pos.held[s].length }, pos.held[s].map((x) => {
@@ -300,17 +338,19 @@ function viewer(hd) {
     const side = atText === undefined ? 1 : sideOf(before, shown.best);
     const at = atText === undefined ? ba : Number(atText);
     const other = ba === at ? bb : ba;
-    const ghost = h("span", { class: "ghost-wrap", id: "better-move", title: t("g_better", { move: shown.best, value: bestValue(shown), loss: shown.loss }) },
+    const ghost = h("span", { class: "ghost-wrap", id: "better-move", title: t("g_better", { move: moveWords(shown.best), value: num(bestValue(shown)), loss: dec(shown.loss) }) },
       atText === undefined ? tile(ba, bb, "ghost") : side === 0 ? tile(other, at, "ghost") : tile(at, other, "ghost"));
     chainTiles = side === 0 ? [ghost, ...chainTiles] : [...chainTiles, ghost];
   }
   const list = hd.moves.map((mv, i) => {
     const seat = (hd.leader + i) % 4;
     const p = fair[i];
-    const verb = mv === "pass" ? t("g_passes") : i === 0 ? `${t("g_leads")} ${mv}` : `${t("g_plays")} ${mv}`;
+    const [tile, at] = mv.split("@");
+    const said = mv === "pass" ? t("g_move_pass", { name: nameOf(seat) })
+      : t(at === undefined ? "g_move_lead" : "g_move_play", { name: nameOf(seat), tile: spokenName(tile, getLang()), n: at });
     return h("li", {},
       h("button", { class: `move${i === last ? " here" : ""}${p && p.tag ? ` tag-${p.tag}` : ""}`, "data-index": i, onclick: () => step(i + 1) },
-        `${i + 1}. ${nameOf(seat)} ${verb}`, p && p.tag ? h("span", { class: "tag", title: t(`g_tag_${p.tag}`) }, ` ${MARKS[p.tag]}`) : null));
+        `${i + 1}. ${said}`, mv === "pass" ? null : [" ", pic(tile)], p && p.tag ? h("span", { class: "tag", title: t(`g_tag_${p.tag}`) }, ` ${MARKS[p.tag]}`) : null));
   });
   const ended = k === n ? endLine(summary) : null;
   const key = `${G.gi}:${hd.number}`;
@@ -370,19 +410,19 @@ function analysisBlock(hd) {
     const p = fair[last];
     if (p) {
       box.push(h("p", { id: "play-verdict", class: p.tag ? `tag-${p.tag}` : "" },
-        h("strong", {}, nameOf(seat)), ": ", t("g_played", { move: p.played, value: num(playedValue(p)) }), " ",
-        p.best === p.played ? t("g_best") : t("g_better", { move: p.best, value: num(bestValue(p)), loss: p.loss }),
+        h("strong", {}, who(seat)), ": ", withMove("g_played", p.played, { value: num(playedValue(p)) }), " ",
+        p.best === p.played ? t("g_best") : withMove("g_better", p.best, { value: num(bestValue(p)), loss: dec(p.loss) }),
         p.tag ? h("span", { class: "tag-name" }, ` (${t(`g_tag_${p.tag}`)})`) : null));
     } else if (a.seats.includes(seat) && hd.moves[last] !== "pass") {
-      box.push(h("p", { id: "play-verdict" }, h("strong", {}, nameOf(seat)), ": ", t("g_forced")));
+      box.push(h("p", { id: "play-verdict" }, h("strong", {}, who(seat)), ": ", t("g_forced")));
     }
   }
   const hind = hindPlays();
   const key = `${G.gi}:${hd.number}`;
   if (hind) {
     const p = last !== null ? hind[last] : null;
-    if (p) box.push(h("p", { id: "hindsight-verdict" }, t("g_hindsight_line", { move: p.best, value: num(bestValue(p)), exact: p.exact ? "" : t("g_estimate") }),
-      " ", p.best === p.played ? t("g_best") : t("g_lost_by", { loss: p.loss })));
+    if (p) box.push(h("p", { id: "hindsight-verdict" }, withMove("g_hindsight_line", p.best, { value: num(bestValue(p)), exact: p.exact ? "" : t("g_estimate") }),
+      " ", p.best === p.played ? t("g_best") : t("g_lost_by", { loss: dec(p.loss) })));
   } else {
     const pending = G.asking[key] || (a.hindsight || []).some((x) => x.game === G.gi + 1 && x.hand === hd.number && x.status === "pending");
     box.push(pending ? h("p", { id: "hindsight-pending" }, t("g_hindsight_pending"))
@@ -434,7 +474,8 @@ function chart(hd, fair) {
   return h("figure", { class: "chart" }, svg, h("figcaption", {}, t("g_chart")));
 }
 
-/** Per analysed seat and hand: the points lost per decision (and the decisions counted). */
+/** Per analysed seat and hand: the points lost per decision (and the decisions counted). A row
+ *  per hand and a column per person (four at most), so the total stays in sight on a phone. */
 function losses() {
   const a = G.analysis.fair.analysis;
   const seats = G.analysis.seats;
@@ -443,30 +484,51 @@ function losses() {
   const cell = (plays) => {
     if (!plays.length) return "—";
     const sum = plays.reduce((s, p) => s + p.loss, 0);
-    return `${(sum / plays.length).toFixed(1)} (${plays.length})`;
+    const mean = (sum / plays.length).toLocaleString(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    return `${mean} (${plays.length})`;
   };
+  const label = (gi, hd) => (games.length > 1 ? `${t("g_game_short", { n: gi + 1 })} · ${t("g_hand", { n: hd.number })}` : t("g_hand", { n: hd.number }));
   return h("div", { class: "losses-wrap" }, h("table", { class: "losses", id: "losses" },
     h("caption", {}, t("g_losses")),
-    h("thead", {}, h("tr", {}, h("th", {}, ""), hands.map(({ gi, hd }) => h("th", {}, games.length > 1 ? `${gi + 1}.${hd.number}` : String(hd.number))), h("th", {}, t("g_total")))),
-    h("tbody", {}, seats.map((s) => h("tr", { "data-seat": s }, h("th", {}, nameOf(s)),
-      hands.map(({ hd }) => h("td", {}, cell(hd.plays.filter((p) => p.seat === s)))),
-      h("td", { class: "total" }, cell(hands.flatMap(({ hd }) => hd.plays.filter((p) => p.seat === s)))))))));
+    h("thead", {}, h("tr", {}, h("td", {}), seats.map((s) => h("th", { scope: "col", "data-seat": s }, who(s))))),
+    h("tbody", {}, hands.map(({ gi, hd }) => h("tr", {}, h("th", { scope: "row" }, label(gi, hd)),
+      seats.map((s) => h("td", { "data-seat": s }, cell(hd.plays.filter((p) => p.seat === s))))))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("g_total")),
+      seats.map((s) => h("td", { class: "total", "data-seat": s }, cell(hands.flatMap(({ hd }) => hd.plays.filter((p) => p.seat === s)))))))));
 }
 
 // -- lists of games ---------------------------------------------------------------------------------
 
+/** `key`'s sentence with some of its {fields} elements (a name that is a link) in place. */
+function tnodes(key, nodes) {
+  const keys = Object.keys(nodes);
+  const marks = Object.fromEntries(keys.map((k, i) => [k, `\u0001${i}\u0001`]));
+  return t(key, marks).split(/\u0001(\d+)\u0001/).flatMap((part, j) => (j % 2 ? nodes[keys[Number(part)]] : [part]));
+}
+
 function gameItem(g) {
-  const names = (g.seats || []).map((s, i) => (s.kind === "bot" ? M.BOT_NAMES[i] : s.nickname || "?"));
+  // A name is a link to the person's profile when it is an account's (guests and bots: none);
+  // made afresh at each use (a name can be said twice: the pairs, then the winners).
+  const seats = g.seats || [];
+  const names = seats.map((_, i) => () => {
+    const s = seats[i];
+    const name = s.kind === "bot" ? M.BOT_NAMES[i] : s.nickname || "?";
+    return s.profile ? link(`/u/${encodeURIComponent(s.profile)}`, name, { class: "who" }) : name;
+  });
   // To someone who was not at the table "Nosotros" means nothing: each pair goes by its players
   // (partners sit across: seats 0 and 2 are pair A, 1 and 3 pair B).
-  const pair = (p) => t("g_pair", { a: names[p], b: names[p + 2] });
+  const pair = (p) => tnodes("g_pair", { a: names[p](), b: names[p + 2]() });
   const four = names.length === 4;
-  const who = four ? `${pair(0)} ${t("g_vs")} ${pair(1)}` : names.join(", ");
-  const winner = g.winner && four ? t("g_winner", { pair: pair("AB".indexOf(g.winner)) }) : g.abandoned ? t("g_abandoned") : "";
-  const res = g.won === undefined ? winner : t(g.won ? "g_won" : "g_lost");
-  return h("li", { class: "game-item" },
+  const who = four ? [...pair(0), ` ${t("g_vs")} `, ...pair(1)] : names.flatMap((x, i) => (i ? [", ", x()] : [x()]));
+  const winner = g.winner && four ? tnodes("g_winner", { pair: pair("AB".indexOf(g.winner)) }) : g.aborted ? [t("g_aborted")] : g.abandoned ? [t("g_abandoned")] : [];
+  const res = g.won === undefined ? winner : [t(g.won ? "g_won" : "g_lost")];
+  // A person's own list (the profile's): the rating change or "unrated", and the record.
+  const own = g.won === undefined ? [] : [
+    g.change !== null && g.change !== undefined ? ` · ${num(g.change)}` : ` · ${t("unrated")}`,
+    " · ", h("a", { href: `/api/tables/${encodeURIComponent(g.table)}/record`, class: "record" }, t("record"))];
+  return h("li", { class: `game-item${g.won === undefined ? "" : g.won ? " won" : " lost"}` },
     link(`/g/${encodeURIComponent(g.table)}`, `${when(g.finished)} · ${g.preset ? t(`variant_${g.preset}`) : rulesText(g.rules)}`),
-    who ? ` · ${who}` : "", res ? ` · ${res}` : "", g.change !== null && g.change !== undefined ? ` · ${num(g.change)}` : "");
+    who.length ? [" · ", ...who] : null, res.length ? [" · ", ...res] : null, own);
 }
 
 /** A paged list of finished games, newest first, with a "more" button while more follow. */

@@ -11,8 +11,8 @@ function show(lang) {
 
 const select = document.getElementById("help-lang");
 select.value = getLang();
-select.addEventListener("change", () => {
-  setLang(select.value);
+select.addEventListener("change", async () => {
+  await setLang(select.value);
   show(getLang());
 });
 show(getLang());

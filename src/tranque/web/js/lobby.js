@@ -8,13 +8,17 @@ import { header, langSelect } from "./chrome.js";
 import { errorText, BOT_NAMES } from "./model.js";
 import { ratingText } from "./ratings.js"; // a seat's rating, the leaderboards' words
 import "./talk.js"; // the club's words of the first load
-import { STAKES, balance } from "./chips.js"; // the chips' words, stakes and balance
+import { STAKES, balance, fmt, cost } from "./chips.js"; // the chips' words, stakes, balance, numbers
 
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
 
 // The lobby's and the queue's words, in Spanish and English, added to i18n.js's tables.
 Object.assign(STRINGS.es, {
   lobby_finished: "Partidas terminadas",
+  lobby_pena: "Peña {name} · solo socios",
+  lobby_pena_empty: "Ninguna mesa de la peña ahora.",
+  lobby_pena_open: "Abrir una en la peña",
+  lobby_public: "Mesas de todos",
   lobby_title: "Mesas públicas",
   lobby_hint: "Las mesas abiertas a todos, en vivo. Siéntate en un asiento libre o mira una partida.",
   lobby_empty: "No hay mesas públicas ahora. Crea una o entra en «Jugar ahora · Con personas».",
@@ -42,12 +46,22 @@ Object.assign(STRINGS.es, {
   party_make: "Jugar de pareja con un amigo",
   party_link: "Enlace para tu compañero",
   party_hint: "Mándale el enlace: cuando él también esté en la cola, os sentamos juntos de pareja.",
+  party_with: "Juegas de pareja con {name}: os sentamos juntos.",
+  queue_poor: "Para apostar {stake} hacen falta {need} monedas y tienes {have}. Sigues en la cola, como estabas.",
+  queue_poor_unknown: "No tienes monedas suficientes para esa apuesta. Sigues en la cola, como estabas.",
+  queue_still: "Sigues en la cola, como estabas.",
+  stake_short: "{stake} (no te alcanza)",
+  lobby_poor: "Te faltan monedas: esta mesa pide {need} y tienes {have}.",
   err_party_full: "Esa pareja ya está completa.",
   err_bad_party: "Ese enlace de pareja no es válido.",
 });
 
 Object.assign(STRINGS.en, {
   lobby_finished: "Finished games",
+  lobby_pena: "Peña {name} · members only",
+  lobby_pena_empty: "No table of the peña now.",
+  lobby_pena_open: "Open one on the peña's page",
+  lobby_public: "Tables for everyone",
   lobby_title: "Public tables",
   lobby_hint: "The tables open to everyone, live. Take a free seat or watch a game.",
   lobby_empty: "No public tables now. Create one or try “Play now · With people”.",
@@ -75,6 +89,12 @@ Object.assign(STRINGS.en, {
   party_make: "Play as partners with a friend",
   party_link: "Link for your partner",
   party_hint: "Send the link: once your friend is in the queue too, you are seated together as partners.",
+  party_with: "You play as partners with {name}: you are seated together.",
+  queue_poor: "A stake of {stake} needs {need} chips and you have {have}. You are still in the queue, as you were.",
+  queue_poor_unknown: "You do not have enough chips for that stake. You are still in the queue, as you were.",
+  queue_still: "You are still in the queue, as you were.",
+  stake_short: "{stake} (not enough chips)",
+  lobby_poor: "Not enough chips: this table needs {need} and you have {have}.",
   err_party_full: "That pair is complete already.",
   err_bad_party: "That partner link is not valid.",
 });
@@ -83,7 +103,7 @@ Object.assign(STRINGS.en, {
  * A socket before any hello: it sends its first message (`lobby` or `queue`) on every connect,
  * so a cut line comes back listing (or queued) again; `close` stops it for good.
  */
-class ClubSocket {
+export class ClubSocket {
   constructor(first, onFrame) {
     this.first = first;
     this.onFrame = onFrame;
@@ -145,9 +165,13 @@ export function openLobby() {
   const s = screen(drawLobby, null);
   s.tables = null;
   s.lines = new Map(); // table id -> its line, as the server's frames left it
+  s.penas = new Map(); // my peñas' names -> their tables (members only: docs/club.md)
   balance().then((b) => ((s.chips = b), app.club === s && s.render()));
-  s.sock = new ClubSocket({ type: "lobby" }, (f) => {
-    if (app.club !== s || !applyLobby(s.lines, f)) return;
+  const g = store.get("guest");
+  // An account's token: his peñas' tables come too. A guest has none: the public ones only.
+  const first = g && g.account ? { type: "lobby", token: g.token } : { type: "lobby" };
+  s.sock = new ClubSocket(first, (f) => {
+    if (app.club !== s || !(applyLobby(s.lines, f) || applyPenas(s.penas, f))) return;
     s.tables = orderedLines(s.lines);
     s.render();
   });
@@ -170,6 +194,23 @@ function applyLobby(lines, f) {
   return true;
 }
 
+/**
+ * My peñas' tables: all of them once (`pena_lobby`), then one peña's whole list at each change
+ * (`pena_tables`; `member` false: I no longer belong, its section goes). Exported for the peña's
+ * own page, which follows its tables the same way. False for any other frame.
+ */
+export function applyPenas(penas, f) {
+  if (f.type === "pena_lobby") {
+    penas.clear();
+    for (const x of f.penas) penas.set(x.pena, x.tables);
+    return true;
+  }
+  if (f.type !== "pena_tables") return false;
+  if (f.member) penas.set(f.pena, f.tables);
+  else penas.delete(f.pena);
+  return true;
+}
+
 /** The server's order: tables with free seats first (fewest free first), then the ones being
  * played; by id within each. */
 function orderedLines(lines) {
@@ -180,37 +221,72 @@ function orderedLines(lines) {
   });
 }
 
+/** A person's name in a table's line; an account holder's opens his profile. */
+function personName(seat) {
+  if (!seat.profile) return seat.nickname;
+  const href = `/u/${encodeURIComponent(seat.profile)}`;
+  return h("a", { class: "seat-name", href, onclick: (e) => (e.preventDefault(), app.go(href)) }, seat.nickname);
+}
+
 function seatLine(seat, n) {
   if (seat.kind === "empty") return h("li", { class: "free" }, t("empty_seat"));
   // Bots go by their seat's name, as at the table (model.js).
-  return h("li", {}, seat.kind === "bot" ? BOT_NAMES[n] : seat.nickname, " ", seat.kind === "bot" ? h("span", { class: "bot-mark", title: t("bot") }, "BOT") : null,
-    seat.rating ? h("span", { class: "seat-rating" }, ratingText(seat.rating)) : null);
+  // A person who has gone (his page closed, or away in the game) is marked: his seat is his.
+  return h("li", { class: seat.away ? "away" : null }, seat.kind === "bot" ? BOT_NAMES[n] : personName(seat), " ", seat.kind === "bot" ? h("span", { class: "bot-mark", title: t("bot") }, "BOT") : null,
+    seat.away ? h("span", { class: "away-mark" }, t("away")) : null,
+    // No number before the first rated game, as at the table and on the profile ("No rating yet").
+    seat.rating && seat.rating.games > 0 ? h("span", { class: "seat-rating" }, ratingText(seat.rating)) : null);
 }
 
-function lobbyRow(x) {
+/** Whether the balance (`/api/chips`, null if unknown) cannot cover a stake's escrow. */
+const shortOf = (chips, stake) => Boolean(stake && chips && chips.balance < cost(stake));
+
+function lobbyRow(x, chips) {
   const id = encodeURIComponent(x.table);
-  const title = t("lobby_table", { table: x.table, variant: variantName(x.variant), clock: x.move_clock }) + (x.stake ? ` · ${t("chips_stake", { stake: x.stake })}` : "");
+  const title = t("lobby_table", { table: x.table, variant: variantName(x.variant), clock: x.move_clock }) + (x.stake ? ` · ${t("chips_stake", { stake: fmt(x.stake) })}` : "");
   const status = x.status === "waiting" ? t(x.free === 1 ? "lobby_free_1" : "lobby_free", { n: x.free }) : t("lobby_playing");
-  return h("li", { class: `lobby-table ${x.status}`, "data-table": x.table, "data-free": x.free },
+  const open = x.status === "waiting" && x.free > 0;
+  // A seat you cannot cover is not offered as a plain "Sit": the table says what it needs.
+  const poor = open && shortOf(chips, x.stake);
+  return h("li", { class: `lobby-table ${x.status}${poor ? " unaffordable" : ""}`, "data-table": x.table, "data-free": x.free },
     h("h2", {}, title),
     h("p", { class: "lobby-status" }, h("b", {}, status), x.spectators ? ` · ${t("lobby_watchers", { n: x.spectators })}` : null),
     h("ul", { class: "lobby-seats", "aria-label": t("lobby_seats") }, x.seats.map(seatLine)),
+    poor ? h("p", { class: "lobby-poor" }, t("lobby_poor", { need: fmt(cost(x.stake)), have: fmt(chips.balance) })) : null,
     h("div", { class: "row" },
-      x.status === "waiting" && x.free > 0
+      open && !poor
         ? h("a", { class: "btn primary sit-link", href: `/t/${id}`, onclick: go(`/t/${id}`), "aria-label": `${t("lobby_sit")} · ${title}` }, t("lobby_sit"))
         : null,
       h("a", { class: "btn watch-link", href: `/t/${id}?watch=1`, onclick: go(`/t/${id}?watch=1`), "aria-label": `${t("lobby_watch")} · ${title}` }, t("lobby_watch"))));
 }
 
+/** One of my peñas, above the public tables: its open tables (only its members see them). */
+function penaSection(name, tables, chips) {
+  const href = `/pena/${encodeURIComponent(name)}`;
+  return h("section", { class: "lobby-pena", "data-pena": name },
+    h("h2", {}, h("a", { href, onclick: go(href) }, t("lobby_pena", { name }))),
+    tables.length
+      ? h("ul", { class: "lobby-list" }, tables.map((x) => lobbyRow(x, chips)))
+      : h("p", { class: "hint" }, t("lobby_pena_empty"), " ", h("a", { href, onclick: go(href) }, t("lobby_pena_open"))));
+}
+
 function drawLobby(s) {
+  const penas = [...s.penas.entries()].sort(([a], [b]) => a.localeCompare(b));
+  // The sections' style is the peñas' (penas.css): only members see them, so not a byte of the
+  // first load goes to it.
+  if (penas.length && !document.getElementById("penas-css")) {
+    document.head.appendChild(h("link", { id: "penas-css", rel: "stylesheet", href: new URL("../css/penas.css", import.meta.url).href }));
+  }
   page(h("main", { class: "club lobby", id: "lobby" },
     h("h1", {}, t("lobby_title")),
     h("p", { class: "hint" }, t("lobby_hint")),
     h("p", { class: "to-leaderboards" }, h("a", { href: "/leaderboards/havana", id: "leaderboards-link", onclick: go("/leaderboards/havana") }, t("leaderboards"))),
+    penas.length ? h("div", { id: "lobby-penas" }, penas.map(([name, tables]) => penaSection(name, orderedLines(new Map(tables.map((x) => [x.table, x]))), s.chips))) : null,
+    penas.length ? h("h2", { id: "lobby-public" }, t("lobby_public")) : null,
     s.tables === null
       ? h("p", { role: "status" }, t("loading"))
       : s.tables.length
-        ? h("ul", { class: "lobby-list", id: "lobby-list" }, s.tables.map(lobbyRow))
+        ? h("ul", { class: "lobby-list", id: "lobby-list" }, s.tables.map((x) => lobbyRow(x, s.chips)))
         : h("p", { class: "notice", id: "lobby-empty", role: "status" }, t("lobby_empty")),
     chipTableForm(),
     h("p", {}, h("a", { id: "finished-games", href: "/games", onclick: go("/games") }, t("lobby_finished"))),
@@ -219,11 +295,11 @@ function drawLobby(s) {
 
 /** A public chip table of people, its creator in seat 0 (his escrow taken as he sits). */
 function chipTableForm() {
-  const stake = h("select", { id: "chip-table-stake" }, STAKES.map((n) => h("option", { value: n }, String(n))));
+  const stake = h("select", { id: "chip-table-stake" }, STAKES.map((n) => h("option", { value: n }, fmt(n))));
   const create = async () => {
     try {
-      let g = store.get("guest");
-      if (!g) store.set("guest", (g = await api("/api/guests", { method: "POST", body: {} })));
+      const g = await app.ensureNamed(); // he sits at seat 0: by the name he chose
+      if (!g) return;
       const body = { rules: "havana", practice: false, seat: 0, public: true, stake: Number(stake.value) };
       const made = await api("/api/tables", { method: "POST", token: g.token, body });
       app.go(`/t/${encodeURIComponent(made.table)}`);
@@ -258,16 +334,50 @@ const queueMessage = (s) => ({ type: "queue", token: s.me.token, variant: s.vari
 
 function requeue(s) {
   s.sock.first = queueMessage(s);
+  s.refusal = null;
+  s.wanted = s.stake;
   s.queued = null;
   s.sock.send(s.sock.first);
   s.render();
 }
 
+/** A requeue the server refused (a stake not covered, say): the ticket the person had is still
+ * in the queue, so the page stays on it, as it was, and says why the change was not made. */
+function refused(s, f) {
+  const q = s.last;
+  s.variant = q.variant;
+  s.stake = q.stake || null;
+  s.sock.first = queueMessage(s);
+  s.queued = q;
+  const wanted = Number(f.stake) || null;
+  if (f.code === "too_few_chips" && wanted) {
+    s.refusal = s.chips
+      ? t("queue_poor", { stake: fmt(wanted), need: fmt(cost(wanted)), have: fmt(s.chips.balance) })
+      : t("queue_poor_unknown");
+  } else {
+    s.refusal = `${errorText(f)} ${t("queue_still")}`;
+  }
+  s.render();
+  const el = document.getElementById("queue-refusal");
+  if (el) el.focus();
+}
+
 function onQueueFrame(s, f) {
   if (app.club !== s) return;
   if (f.type === "queued") {
-    s.queued = f;
-    s.start = Date.now();
+    // The same ticket queued again (a party made, a cut line) keeps its clock: the server
+    // answers with the same `since`.
+    if (!s.last || s.last.since !== f.since) s.start = Date.now();
+    s.queued = s.last = f;
+    if (f.partner) s.partner = f.partner;
+  } else if (f.type === "queue_count") {
+    // Pushed whenever the count of the queue changes: written in place (a redraw would close
+    // a select being opened).
+    if (!s.queued) return;
+    s.queued = s.last = { ...s.queued, waiting: f.waiting };
+    const el = document.getElementById("queue-count");
+    if (el) el.textContent = countText(s.queued);
+    return;
   } else if (f.type === "matched") {
     s.sock.close();
     app.go(`/t/${encodeURIComponent(f.table)}`);
@@ -278,6 +388,7 @@ function onQueueFrame(s, f) {
     app.go("/");
     return;
   } else if (f.type === "error") {
+    if (s.last) return refused(s, { ...f, stake: s.wanted }); // still queued, as before
     s.sock.close();
     toast(errorText(f));
     app.go("/");
@@ -293,6 +404,8 @@ function unqueuedText(reason) {
   if (reason === "too_few_chips" || reason === "too_many_tables") return errorText({ code: reason, message: t("queue_lost") });
   return t("queue_lost");
 }
+
+const countText = (q) => (q.waiting > 1 ? t("queue_count", { n: fmt(q.waiting) }) : t("queue_count_1"));
 
 function waitedText(s) {
   const secs = Math.floor((Date.now() - s.start) / 1000);
@@ -320,23 +433,26 @@ function drawQueue(s) {
         h("label", { for: "party-link" }, t("party_link")),
         h("input", { id: "party-link", readonly: true, value: s.link, onfocus: (e) => e.target.select() }),
         h("p", { class: "hint" }, t("party_hint")))
-    : s.party
-      ? h("p", { class: "notice", id: "party-joined" }, t("party_joined"))
+    : s.party && s.partner
+      ? h("p", { class: "notice", id: "party-with" }, t("party_with", { name: s.partner }))
+      : s.party
+        ? h("p", { class: "notice", id: "party-joined" }, t("party_joined"))
       : h("button", { id: "party-make", onclick: () => makeParty(s) }, t("party_make"));
   const stake = h("select", { id: "queue-stake", onchange: (e) => ((s.stake = Number(e.target.value) || null), requeue(s)) },
     h("option", { value: "" }, t("chips_free")),
-    STAKES.map((n) => h("option", { value: n, selected: n === s.stake }, String(n))));
+    STAKES.map((n) => h("option", { value: n, selected: n === s.stake }, shortOf(s.chips, n) ? t("stake_short", { stake: fmt(n) }) : fmt(n))));
   page(h("main", { class: "club queue", id: "queue" },
     h("section", { class: "card" },
       h("h1", {}, t("queue_title")),
       h("p", { class: "queue-state", id: "queue-state", role: "status" },
         q ? t("queue_waiting", { variant: variantName(q.variant) }) : t("loading")),
       q ? h("p", { id: "queue-waited", class: "queue-waited" }, waitedText(s)) : null,
-      q ? h("p", { class: "hint", id: "queue-count" }, q.waiting > 1 ? t("queue_count", { n: q.waiting }) : t("queue_count_1")) : null,
+      q ? h("p", { class: "hint", id: "queue-count", "aria-live": "polite" }, countText(q)) : null,
       q ? h("p", { class: "hint" }, t("queue_fill", { s: Math.round(q.fill) })) : null,
       h("div", { class: "form-grid" }, h("label", { for: "queue-variant" }, t("queue_variant")), variant,
         h("label", { for: "queue-stake" }, t("chips_queue_stake")), stake),
-      s.stake ? h("p", { class: "notice", id: "queue-chips" }, t("chips_stake", { stake: s.stake }), " · ", t("chips_play_money")) : null,
+      s.refusal ? h("p", { class: "error", id: "queue-refusal", role: "alert", tabindex: -1 }, s.refusal) : null,
+      s.stake ? h("p", { class: "notice", id: "queue-chips" }, t("chips_stake", { stake: fmt(s.stake) }), " · ", t("chips_play_money")) : null,
       partyBox,
       h("button", {
         id: "queue-leave",

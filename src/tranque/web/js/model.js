@@ -6,6 +6,10 @@ import { t, getLang } from "./i18n.js";
 import { spokenName, parseTile } from "./tiles.js";
 import { play as sound } from "./sound.js";
 import { clubFrame } from "./talk.js";
+import { endingModule } from "./panels.js";
+import { BOT_NAMES, errorText, logLine, mySeat, nameOf } from "./seats.js";
+
+export { BOT_NAMES, errorText, logLine, mySeat, nameOf };
 
 // The fairness round and the verification need SHA-256 and the deal recipe only when a hand is
 // dealt or ends: loaded then, not with the page.
@@ -21,8 +25,6 @@ export function verifyAll(m) {
   });
 }
 
-// Bots carry a name of their seat, so that the four players of a table are told apart.
-export const BOT_NAMES = ["Rosa", "Pancho", "Chela", "Tito"];
 // Quiet codes: the answer to a `reading` that came too late for the pause it was about.
 const QUIET = new Set(["not_between_hands", "not_reading", "duplicate"]);
 
@@ -53,6 +55,7 @@ export function newModel(table, role) {
     seen: store.get(`seen.${table}`, {}),
     stories: store.get(`stories.${table}`, {}), // table hand -> what happened (the planilla)
     log: [],
+    logBySeat: store.get("logBySeat", false), // the log seat by seat (table.js), else in order
     slide: null, // the tile just played, to slide into place (table.js)
     watching: null, // "watch" (a spectator by choice) | "full" (the table had no seat left)
     status: "connecting",
@@ -78,21 +81,10 @@ function seenFor(m, hand) {
   return m.seen[hand];
 }
 
-export function mySeat(m) {
-  const s = m.state && m.state.seat;
-  return s === undefined || s === null ? null : s;
-}
-
 /** The table's hand number of the current game's hand `n` (the planilla counts per game). */
 export function tableHand(m, n) {
   const mt = m.state && m.state.match;
   return ((mt && mt.hand_base) || 0) + n;
-}
-
-export function errorText(e) {
-  const key = `err_${e.code}`;
-  const s = t(key);
-  return s === key ? e.message || String(e) : s;
 }
 
 export function onFrame(m, f) {
@@ -172,8 +164,11 @@ function onSync(m, f) {
     s.serverCommit = f.commitments.server_commit;
     saveSeen(m);
   }
+  m.leadingPair = v.leading_pair;
+  if (v.game_winner !== null || (f.table && f.table.rematch)) endingModule();
   const first = m.watching === null;
   setState(m, f.state);
+  if (Array.isArray(f.log)) logFromSync(m, f.log, v);
   // Not seated at a table that has begun (or has no seat left): this person watches.
   const full = m.info.started || m.info.seats.every((s) => s.kind !== "empty");
   if (m.role === "spectator") m.watching = "watch";
@@ -220,19 +215,49 @@ export function closeResult(m) {
   m.reading = null;
 }
 
-export function nameOf(m, seat) {
-  const st = m.info && m.info.seats && m.info.seats[seat];
-  if (!st) return t("seat_n", { n: seat + 1 });
-  if (st.kind === "bot") return BOT_NAMES[seat];
-  if (st.kind === "empty") return t("empty_seat");
-  const guest = /^guest-(\d+)$/.exec(st.nickname || "");
-  if (guest) return t("guest_name", { n: guest[1] });
-  return st.nickname || t("seat_n", { n: seat + 1 });
+const LOG_KEYS = { abandoned: "log_abandoned", back: "log_back", takeover: "log_takeover", redeal: "log_redeal", choices: "log_leader", next_game: "log_next_game", fill: "log_fill" };
+
+/**
+ * The log's lines for one public event: the same whether the event comes live or from the
+ * sync's `log` (a page opened again in the middle of a hand). `outcome`: how the hand ended,
+ * for its last play (the live event's `hand_end`, or the sync's view).
+ */
+export function eventLines(m, e, outcome = null) {
+  const name = nameOf(m, e.type === "choices" ? e.leader : e.seat);
+  // "absent": he never came to the table (a bot plays for him at once, "takeover" follows).
+  const key = e.type === "away" ? (e.absent ? "log_absent" : "log_away") : LOG_KEYS[e.type];
+  if (key) return e.type === "redeal" && !e.ask ? [] : [{ text: t(key, { name, n: e.game }) }];
+  switch (e.type) {
+    case "dealt": {
+      const out = [];
+      if (e.draw) {
+        // The draw for the lead, as the two tiles drawn ({a} and {b} become tiles on screen).
+        const d = e.draw[e.draw.length - 1];
+        out.push({ text: pairText(m, "log_draw", e.leading_pair, { a: "{a}", b: "{b}" }), cls: "draw", tiles: d });
+      }
+      if (e.attempt > 0) out.push({ text: t("log_redealt") });
+      out.push({ text: t("log_dealt", { n: e.hand }) });
+      return out;
+    }
+    case "played": {
+      const out = [{ text: t(e.move === "pass" ? "log_pass" : "log_play", { name, tile: spokenName(e.move.split("@")[0], getLang()) }) }];
+      if (outcome) out.push({ text: outcomeText(m, outcome) });
+      return out;
+    }
+    default:
+      return [];
+  }
 }
 
-export function logLine(m, text, extra = {}) {
-  m.log.push({ text, ...extra });
-  if (m.log.length > 60) m.log.shift();
+function logEvent(m, e, outcome = null) {
+  for (const x of eventLines(m, e, outcome)) logLine(m, x.text, x);
+}
+
+/** The log written again from a sync's `log` (this hand's public events): what a reload or
+ * a way back to the page would otherwise have wiped. */
+function logFromSync(m, events, view) {
+  m.log = [];
+  for (const e of events) logEvent(m, e, e.ended ? view.outcome : null);
 }
 
 function applyEvent(m, e, st) {
@@ -249,28 +274,38 @@ function applyEvent(m, e, st) {
       break;
     case "away":
       if (seats) seats[e.seat].away = true;
-      // "absent": he never came to the table (a bot plays for him at once, "takeover" follows).
-      logLine(m, t(e.absent ? "log_absent" : "log_away", { name: nameOf(m, e.seat) }));
+      logEvent(m, e);
       break;
     case "abandoned":
       // Its people had all gone: the table ended where it stood, with no result (unrated, every
       // chip back). The notice over the table says so (table.js).
       if (m.info) Object.assign(m.info, { over: true, abandoned: true });
-      logLine(m, t("log_abandoned"));
+      logEvent(m, e);
+      break;
+    case "aborted":
+      // A person left a rated game before its first hand ended: it ends with no result (nobody
+      // rated, every chip back), and the notice over the table names whose leave it was.
+      if (m.info) Object.assign(m.info, { over: true, abandoned: true, aborted: { seat: e.seat } });
+      logLine(m, t("log_aborted", { name: nameOf(m, e.seat) }));
       break;
     case "back":
       if (seats) seats[e.seat].away = false;
-      logLine(m, t("log_back", { name: nameOf(m, e.seat) }));
+      logEvent(m, e);
       break;
     case "takeover":
       if (seats) {
         seats[e.seat].taken_over = true;
         seats[e.seat].bot = e.bot;
       }
-      logLine(m, t("log_takeover", { name: nameOf(m, e.seat) }));
+      logEvent(m, e);
       break;
     case "started":
-      if (m.info) m.info.started = true;
+      if (m.info) Object.assign(m.info, { started: true, filling: null });
+      break;
+    case "fill":
+      // The free seats are offered to the quick-match queue until the deadline (then bots).
+      if (m.info) m.info.filling = e.deadline;
+      logEvent(m, e);
       break;
     case "hand_commit": {
       const s = seenFor(m, e.hand);
@@ -282,17 +317,15 @@ function applyEvent(m, e, st) {
       onDealt(m, e, st);
       break;
     case "redeal":
-      if (e.ask) {
-        m.redealBy = e.seat;
-        logLine(m, t("log_redeal", { name: nameOf(m, e.seat) }));
-      }
+      if (e.ask) m.redealBy = e.seat;
+      logEvent(m, e);
       break;
     case "chose":
       m.chose.add(e.seat);
       break;
     case "choices":
       m.choices = { choices: e.choices, leader: e.leader };
-      logLine(m, t("log_leader", { name: nameOf(m, e.leader) }));
+      logEvent(m, e);
       break;
     case "played":
       onPlayed(m, e, st);
@@ -308,7 +341,7 @@ function applyEvent(m, e, st) {
       m.result = null;
       m.showResult = false;
       if (m.panel === "sheet") m.panel = null;
-      logLine(m, t("log_next_game", { n: e.game }));
+      logEvent(m, e);
       break;
     default:
       break;
@@ -331,13 +364,8 @@ function onDealt(m, e, st) {
     s.seat = st.seat;
     saveSeen(m);
   }
-  if (e.draw) {
-    // The draw for the lead, as the two tiles drawn ({a} and {b} become tiles on screen).
-    const d = e.draw[e.draw.length - 1];
-    logLine(m, pairText(m, "log_draw", e.leading_pair, { a: "{a}", b: "{b}" }), { cls: "draw", tiles: d });
-  }
-  if (e.attempt > 0) logLine(m, t("log_redealt"));
-  logLine(m, t("log_dealt", { n: e.hand }));
+  m.leadingPair = e.leading_pair;
+  logEvent(m, e);
 }
 
 function onPlayed(m, e, st) {
@@ -345,7 +373,6 @@ function onPlayed(m, e, st) {
   const mv = e.move;
   if (mv === "pass") {
     m.lastBy[e.seat] = "pass";
-    logLine(m, t("log_pass", { name: nameOf(m, e.seat) }));
     sound("pass");
   } else {
     const [tile, endText] = mv.split("@");
@@ -360,11 +387,11 @@ function onPlayed(m, e, st) {
       else m.chain.push({ tile, seat: e.seat, side: "right", opened: other });
     }
     m.slide = { tile, seat: e.seat };
-    logLine(m, t("log_play", { name: nameOf(m, e.seat), tile: spokenName(tile, getLang()) }));
     sound("tile");
   }
   m.moves.push([e.seat, mv]);
   m.selected = null;
+  logEvent(m, e, e.hand_end && e.hand_end.view.outcome);
   if (!e.hand_end) return;
   const v = e.hand_end.view;
   m.chain = v.chain;
@@ -373,9 +400,10 @@ function onPlayed(m, e, st) {
   m.pollona = v.pollona;
   m.result = { view: v, fairness: e.hand_end.fairness, gameOver: e.hand_end.game_over, tableHand: e.hand };
   m.showResult = true;
+  m.resultView = null; // a game's end opens on the game's result (panels.js)
+  endingModule(); // ahead of the game's end: its screen is there at once
   m.stories[e.hand] = storyOfOutcome(v.outcome);
   store.set(`stories.${m.table}`, m.stories);
-  logLine(m, outcomeText(m, v.outcome));
   sound("end");
   // Ask the next hand to wait while this player reads the end of this one (the server waits
   // a little, within its own timings; "Seguir" lets it go).

@@ -44,14 +44,38 @@ function closer(m) {
   };
 }
 
+// The end of a game and a rematch's table (ending.js): loaded when first needed, or ahead of it
+// (the end of any hand, a sync of a finished or a rematch's table), never with the page.
+let ending = null;
+let coming = null;
+
+/** ending.js's exports once loaded, else null (its loading starts, and a redraw follows). */
+export function endingModule() {
+  if (!ending && !coming) {
+    coming = import("./ending.js").then((x) => {
+      ending = x;
+      app.render();
+    }, () => (coming = null));
+  }
+  return ending;
+}
+
 /** The dialog open over the table now, if any (only one at a time). */
 export function openDialog(m) {
   if (m.showResult && m.result) {
-    return modal(resultPanel(m), "result-title", () => (M.closeResult(m), app.render()));
+    const close = () => (M.closeResult(m), app.render());
+    // The game's end has its own first screen: who won, the final score, the ratings and chips,
+    // the rematch; the last hand's detail is one click away.
+    const E = m.result.gameOver && !M.betweenGames(m) ? endingModule() : null;
+    if (E && m.resultView !== "hand") return modal(E.gameResultPanel(m), "game-result-title", close);
+    return modal(resultPanel(m), "result-title", close);
   }
   if (m.panel === "sheet") return modal(sheetPanel(m), "planilla-title", closer(m));
   if (m.panel === "verify") return modal(verifyPanel(m), "verify-title", closer(m));
-  if (m.panel === "settings") return modal(settingsPanel(closer(m), app.render), "settings-title", closer(m));
+  if (m.panel === "settings") {
+    const body = settingsPanel(closer(m), app.render); // null while its module comes
+    return body && modal(body, "settings-title", closer(m));
+  }
   return null;
 }
 
@@ -161,7 +185,7 @@ function resultPanel(m) {
     h("p", { class: "outcome" }, M.outcomeText(m, o)),
     h("p", { class: "points" }, o.winning_pair !== null ? M.pairText(m, "points_for", o.winning_pair, { points: o.points }) : t("nobody_scores")),
     h("p", { class: "score-line" }, t("score_now", { us, them, a: scores[ours], b: scores[1 - ours] })),
-    r.gameOver ? gameOverBlock(m) : nextHandLine(m),
+    r.gameOver ? (ending && !M.betweenGames(m) ? ending.backToGameResult(m) : gameOverBlock(m)) : nextHandLine(m),
     resultButtons(m, r),
     h("div", { class: "final-hands" }, order.map((s) => {
       const tiles = splitTiles(v.final_hands[s]);
@@ -186,14 +210,18 @@ function resultButtons(m, r) {
 
 // -- the end of a game -------------------------------------------------------------------------------
 
-export function gameOverBlock(m) {
+/** The end of a game: its winner (or `head`: the game's result screen's title and score), the
+ * tally of a match, the game's page, the rating changes, the chips, and what comes next. */
+export function gameOverBlock(m, { head = null } = {}) {
+  const result = head !== null;
   const between = M.betweenGames(m);
   const practice = !m.info || !m.info.settings || m.info.settings.practice !== false;
-  return h("div", { class: `game-over${between ? " between" : ""}`, id: between ? "next-game" : "game-over" },
-    h("p", { class: "winner" }, M.gameEndText(m), m.pollona ? h("span", { class: "mark pollona" }, t(M.matchOf(m) ? "pollona_double" : "pollona")) : null),
+  return h("div", { class: `game-over${between ? " between" : ""}${result ? " in-result" : ""}`, id: between ? "next-game" : "game-over" },
+    head || h("p", { class: "winner" }, M.gameEndText(m), m.pollona ? h("span", { class: "mark pollona" }, t(M.matchOf(m) ? "pollona_double" : "pollona")) : null),
     M.matchOf(m) ? h("p", { class: "tally", id: "match-tally-end" }, M.tallyText(m)) : null,
     between ? null : h("a", { id: "game-page-link", href: `/g/${m.table}` }, t("game_page")),
     between || practice ? null : ratingChanges(m),
+    between ? null : h("div", { class: "chips-slot", id: "chips-slot" }),
     between ? null : practice
       ? h("button", { id: "play-again", class: "primary big", onclick: () => newTable(m, true) }, t("play_again"))
       // At a table of people each one's click would make a different table: until the same

@@ -26,6 +26,7 @@ Object.assign(STRINGS.es, {
   leaderboard_games: "Partidas",
   leaderboard_presets: "Modalidades",
   back_lobby: "Volver a las mesas públicas",
+  pairs_board: "Parejas",
   seat_provisional: "Ranking provisional ({n} partidas)",
   rating_pending: "Calculando el ranking…",
   your_change: "Tu ranking: {after} ({change})",
@@ -46,6 +47,7 @@ Object.assign(STRINGS.en, {
   leaderboard_games: "Games",
   leaderboard_presets: "Variants",
   back_lobby: "Back to the public tables",
+  pairs_board: "Pairs",
   seat_provisional: "Provisional rating ({n} games)",
   rating_pending: "Working out the ratings…",
   your_change: "Your rating: {after} ({change})",
@@ -113,11 +115,11 @@ export function fillChanges(m, box) {
     m.ratingsAfter = true;
     const seats = [0, 1, 2, 3].map((s) => (m.ratings && m.ratings.seats[s]) || null);
     for (const x of r.seats) seats[x.seat] = { rating: x.after, provisional: x.provisional, games: x.games };
-    m.ratings = { preset: r.preset, seats };
+    m.ratings = { ...m.ratings, preset: r.preset, seats }; // the profiles stay
     queueMicrotask(() => app.m === m && app.render());
   }
   const me = M.mySeat(m);
-  const profiles = new Map(((m.players && m.players.seats) || []).map((s) => [s.seat, s.profile]));
+  const profiles = new Map(((m.players && m.players.seats) || []).filter((s) => s.account).map((s) => [s.seat, s.profile]));
   const rows = [...r.seats].sort((a, b) => (b.seat === me) - (a.seat === me) || a.seat - b.seat);
   const mine = r.seats.find((x) => x.seat === me);
   box.replaceChildren(
@@ -158,7 +160,8 @@ function boardTable(b) {
       h("th", { scope: "col", class: "num" }, t("leaderboard_rating")), h("th", { scope: "col", class: "num" }, t("leaderboard_games")))),
     h("tbody", {}, b.players.map((p) => h("tr", { "data-rank": p.rank },
       h("td", { class: "rank" }, String(p.rank)),
-      h("td", { class: "name" }, link(`/u/${encodeURIComponent(p.profile)}`, p.nickname)),
+      // An account's name is a link to its profile; a guest's is not (as in every list).
+      h("td", { class: "name" }, p.account === false ? p.nickname : link(`/u/${encodeURIComponent(p.profile)}`, p.nickname)),
       h("td", { class: "num rating" }, ratingText(p)),
       h("td", { class: "num" }, String(p.games))))));
 }
@@ -172,7 +175,7 @@ function drawBoard(s) {
     tabs,
     s.board ? h("p", { class: "hint" }, t("leaderboard_hint", { n: s.board.min_games })) : null,
     s.error ? h("p", { class: "error", role: "alert" }, s.error) : s.board ? boardTable(s.board) : h("p", { role: "status" }, t("loading")),
-    h("p", { class: "row" }, link("/lobby", t("back_lobby")), " · ", link("/", t("back_home")))));
+    h("p", { class: "row" }, link(`/pairs?preset=${s.preset}`, t("pairs_board"), { id: "pairs-link" }), " · ", link("/lobby", t("back_lobby")), " · ", link("/", t("back_home")))));
 }
 
 // Once here, the result panel draws its changes without waiting for the module.

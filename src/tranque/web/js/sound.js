@@ -3,6 +3,8 @@
 import { settings } from "./settings.js";
 
 let ctx = null;
+let voices = null; // voices.js's sounds, once loaded (at the first gesture with sound on)
+const NAMES = new Set(["tile", "turn", "pass", "end"]);
 // The sounds asked for while sound is on, newest last: for the curious, and for the tests.
 export const played = [];
 
@@ -19,62 +21,20 @@ export function wakeOnGesture() {
       }
     }
     if (ctx && ctx.state === "suspended") ctx.resume().catch(() => {});
+    if (ctx && !voices) import("./voices.js").then((m) => (voices = m.SOUNDS), () => {});
   };
   window.addEventListener("pointerdown", wake, { passive: true });
   window.addEventListener("keydown", wake);
 }
 
-function tone(c, { f, to = f, at = 0, dur = 0.12, type = "sine", vol = 0.15 }) {
-  const t0 = c.currentTime + at;
-  const osc = c.createOscillator();
-  const gain = c.createGain();
-  osc.type = type;
-  osc.frequency.setValueAtTime(f, t0);
-  if (to !== f) osc.frequency.exponentialRampToValueAtTime(to, t0 + dur);
-  gain.gain.setValueAtTime(0.0001, t0);
-  gain.gain.exponentialRampToValueAtTime(vol, t0 + 0.008);
-  gain.gain.exponentialRampToValueAtTime(0.0001, t0 + dur);
-  osc.connect(gain).connect(c.destination);
-  osc.start(t0);
-  osc.stop(t0 + dur + 0.02);
-}
-
-// A tile on wood: a short burst of filtered noise over a falling knock.
-function knock(c) {
-  const n = Math.floor(c.sampleRate * 0.05);
-  const buf = c.createBuffer(1, n, c.sampleRate);
-  const data = buf.getChannelData(0);
-  for (let i = 0; i < n; i++) data[i] = (Math.random() * 2 - 1) * (1 - i / n) ** 4;
-  const src = c.createBufferSource();
-  src.buffer = buf;
-  const band = c.createBiquadFilter();
-  band.type = "bandpass";
-  band.frequency.value = 2200;
-  band.Q.value = 0.8;
-  const gain = c.createGain();
-  gain.gain.value = 0.5;
-  src.connect(band).connect(gain).connect(c.destination);
-  src.start();
-  tone(c, { f: 700, to: 180, dur: 0.07, type: "triangle", vol: 0.2 });
-}
-
-const SOUNDS = {
-  tile: knock,
-  turn: (c) => {
-    tone(c, { f: 660, dur: 0.15 });
-    tone(c, { f: 990, at: 0.13, dur: 0.22, vol: 0.12 });
-  },
-  pass: (c) => tone(c, { f: 300, to: 200, dur: 0.2, type: "triangle", vol: 0.12 }),
-  end: (c) => [523, 659, 784, 1047].forEach((f, i) => tone(c, { f, at: i * 0.09, dur: 0.3, type: "triangle", vol: 0.1 })),
-};
-
 export function play(name) {
-  if (!settings().sound || !SOUNDS[name]) return;
+  if (!settings().sound || !NAMES.has(name)) return;
   played.push(name);
   if (played.length > 50) played.shift();
-  if (!ctx || ctx.state !== "running") return; // no gesture yet: silence, as the browser wants
+  // No gesture yet (or its sounds still on their way): silence, as the browser wants.
+  if (!ctx || ctx.state !== "running" || !voices) return;
   try {
-    SOUNDS[name](ctx);
+    voices[name](ctx);
   } catch {
     /* an audio device that went away: the game goes on in silence */
   }

@@ -1,6 +1,6 @@
 // The table screen: the seats around the felt, the chain, the player's hand, what is due now,
 // the log; the dialogs over it (panels.js). Drawn again from the model after every frame.
-import { h, $, app, toast, secondsTo } from "./dom.js";
+import { h, $, app, store, toast, secondsTo } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 import { tileSVG, spokenName, parseTile, splitTiles, numberName } from "./tiles.js";
 import { snakeLayout } from "./snake.js";
@@ -8,7 +8,7 @@ import { header, iconButton } from "./chrome.js";
 import { settings, aidAllowed } from "./settings.js";
 import { play as sound } from "./sound.js";
 import { showTurn } from "./alerts.js";
-import { openDialog, gameOverBlock, staticTile, withSlots } from "./panels.js";
+import { openDialog, gameOverBlock, staticTile, withSlots, endingModule } from "./panels.js";
 import * as M from "./model.js";
 import { phrasesBar, saidBubble, seatRating, spectatorsLine, watchRow } from "./talk.js";
 
@@ -74,6 +74,13 @@ function pairMark(m, seat, rel) {
   return h("span", { class: "pair-mark" }, seat % 2 === me % 2 ? t("partner") : t("opponent"));
 }
 
+/** A seat's name; an account holder's links to his profile, in a new tab (the game goes on). */
+function seatName(m, seat) {
+  const handle = m.ratings && m.ratings.profiles && m.ratings.profiles[seat];
+  if (!handle) return h("span", { class: "name" }, M.nameOf(m, seat));
+  return h("a", { class: "name", href: `/u/${encodeURIComponent(handle)}`, target: "_blank", rel: "noopener" }, M.nameOf(m, seat));
+}
+
 function seatBadge(m, seat, rel) {
   const info = (m.info && m.info.seats && m.info.seats[seat]) || { kind: "empty" };
   const st = m.state;
@@ -83,12 +90,15 @@ function seatBadge(m, seat, rel) {
   const partner = me !== null && seat % 2 === me % 2;
   const kids = [
     h("div", { class: "who" },
-      h("span", { class: "name" }, M.nameOf(m, seat)),
+      seatName(m, seat),
       info.kind === "bot" || info.taken_over ? h("span", { class: "bot-mark", title: t("bot") }, "BOT") : null,
       seatRating(m, seat),
       info.away ? h("span", { class: "away-mark" }, t("away")) : null,
       pairMark(m, seat, rel)),
   ];
+  if (rel === 0 && me === seat && m.info && !m.info.started && m.status === "online" && m.me && !m.me.account) {
+    kids.push(h("div", { class: "seat-actions" }, h("button", { class: "change-name", onclick: () => rename(m, seat) }, t("change_name"))));
+  }
   // Seats are offered once the socket has the table (a click before would have nowhere to go).
   if (info.kind === "empty" && m.info && !m.info.started && m.status === "online") {
     kids.push(h("div", { class: "seat-actions" },
@@ -114,10 +124,23 @@ function seatBadge(m, seat, rel) {
   return h("div", { class: `seat rel${rel}${turn ? " turn" : ""}${partner ? " partner" : ""}`, "data-seat": seat, "aria-current": turn ? "true" : null }, kids);
 }
 
-function sit(m, seat) {
+async function sit(m, seat) {
   m.sitting = seat; // one click: the buttons go until the server answers (or refuses)
-  app.sock.command({ type: "sit", seat });
   app.render();
+  // A guest sits by the name he chose (asked for here the first time: naming.js).
+  const g = await app.ensureNamed().catch(() => null);
+  if (!g || app.m !== m) {
+    m.sitting = null;
+    return app.render();
+  }
+  app.sock.command(g.account ? { type: "sit", seat } : { type: "sit", seat, nickname: g.nickname });
+}
+
+/** A seated guest's new name, before the first hand: the same seat, "sat" again by that name. */
+async function rename(m, seat) {
+  const { askName } = await import("./naming.js");
+  const g = await askName({ prefill: m.info.seats[seat].nickname || "", change: true });
+  if (g && app.m === m) app.sock.command({ type: "sit", seat, nickname: g.nickname });
 }
 
 // -- the chain ----------------------------------------------------------------------------------
@@ -283,13 +306,26 @@ function statusLine(m) {
     case "redeal":
       return t("redeal_phase");
     case "choose":
-      return st.choosing ? t("choose_now") : t("partners_choose");
+      return choosingLine(m);
     case "play":
       if (st.turn === me) return (st.legal || []).length ? t("your_turn") : t("you_pass");
       return t("turn_of", { name: M.nameOf(m, st.turn) });
     default:
       return "";
   }
+}
+
+/** Who is choosing Salgo / Sal tú, said to each reader in his own terms: a spectator by the
+ * pair's names (he has no "other pair"), a player of the pair who has chosen by his partner. */
+function choosingLine(m) {
+  const st = m.state;
+  if (st.choosing) return t("choose_now");
+  const me = M.mySeat(m);
+  const pair = m.leadingPair;
+  if (pair === null || pair === undefined) return t("choosing_someone");
+  if (me === null) return t("pair_choosing", { a: M.nameOf(m, pair), b: M.nameOf(m, pair + 2) });
+  if (me % 2 === pair) return t("partner_choosing", { name: M.nameOf(m, (me + 2) % 4) });
+  return t("partners_choose");
 }
 
 function actionBar(m) {
@@ -348,10 +384,16 @@ function aidPanel(m) {
 function logView(m) {
   const line = (x) => h("li", { class: x.cls || null },
     x.tiles ? withSlots(x.text, { a: staticTile(x.tiles[0]), b: staticTile(x.tiles[1]) }) : x.text);
+  const grouped = m.logBySeat === true;
+  const tab = (id, on, label) => h("button", { id, type: "button", class: "log-tab", "aria-pressed": String(on),
+    onclick: () => ((m.logBySeat = id === "log-seats"), store.set("logBySeat", m.logBySeat), app.render()) }, label);
   return h("section", { class: "log", "aria-label": t("log") },
     h("h2", { class: "sr" }, t("log")),
-    // Newest first; it scrolls, so it takes the focus (a keyboard scrolls it too).
-    h("ol", { reversed: true, tabindex: 0, "aria-label": t("log") }, m.log.slice().reverse().map(line)));
+    h("div", { class: "log-tabs", role: "group", "aria-label": t("log") },
+      tab("log-order", !grouped, t("log_in_order")), tab("log-seats", grouped, t("log_by_seat"))),
+    grouped ? (endingModule() ? endingModule().bySeatList(m) : h("p", {}, t("loading")))
+      // Newest first; it scrolls, so it takes the focus (a keyboard scrolls it too).
+      : h("ol", { reversed: true, tabindex: 0, "aria-label": t("log") }, m.log.slice().reverse().map(line)));
 }
 
 function inviteBox(m) {
@@ -403,6 +445,16 @@ function tableHeader(m) {
   ], { table: true });
 }
 
+/** A game this person plays is under way here: every other screen offers the way back to it
+ * ("Volver a tu mesa", chrome.js); once it is over, no more. */
+function keepMyTable(m) {
+  if (!m.info || m.role !== "player") return;
+  const on = m.info.started && !m.info.over && M.mySeat(m) !== null && (m.gameWinner === null || M.betweenGames(m));
+  const mine = store.get("myTable");
+  if (on && mine !== m.table) store.set("myTable", m.table);
+  else if (!on && mine === m.table) store.set("myTable", null);
+}
+
 // -- the whole screen -----------------------------------------------------------------------------
 
 export function renderTable() {
@@ -428,9 +480,11 @@ export function renderTable() {
   const over = m.gameWinner !== null && m.gameWinner !== undefined;
   kids.push(h("main", { class: `table phase-${m.state.phase || "none"}` },
     h("h1", { class: "sr" }, t("table_title", { table: m.table })),
+    m.info && m.info.rematch && !m.info.started && endingModule() ? endingModule().rematchSeatBox(m) : null,
     inviteBox(m),
     m.watching ? h("p", { class: "notice", id: "watching", role: "status" }, t(m.watching === "full" ? "watching_full" : "watching")) : null,
-    m.info && m.info.abandoned ? h("p", { class: "notice", id: "abandoned", role: "status" }, t("table_abandoned")) : null,
+    m.info && m.info.aborted ? h("p", { class: "notice", id: "aborted", role: "status" }, t("table_aborted", { name: M.nameOf(m, m.info.aborted.seat) }))
+      : m.info && m.info.abandoned ? h("p", { class: "notice", id: "abandoned", role: "status" }, t("table_abandoned")) : null,
     h("div", { class: "felt" },
       seatBadge(m, rel(2), 2),
       seatBadge(m, rel(3), 3),
@@ -452,6 +506,7 @@ export function renderTable() {
     kids.push(dialog);
   }
   app.root.replaceChildren(...kids);
+  keepMyTable(m);
   if (app.onTable) app.onTable(m); // a chip table's stake and payout (chips.js)
   layoutChain();
   slideNewest(m);
@@ -460,7 +515,7 @@ export function renderTable() {
   if (dialog) {
     const again = focusKey && document.getElementById(focusKey);
     if (again && dialog.contains(again)) again.focus(quiet);
-    else ($("#continue", dialog) || $("#play-again", dialog) || $("#see-sheet", dialog) || $(".close", dialog) || dialog).focus(quiet);
+    else ($("#continue", dialog) || $("#play-again", dialog) || $("#rematch-yes", dialog) || $("#rematch-go", dialog) || $("#back-to-result", dialog) || $("#see-sheet", dialog) || $(".close", dialog) || dialog).focus(quiet);
     dialog.scrollTop = scrolled; // a redraw while the player reads keeps his place
   } else {
     const back = m.returnFocus && overlay ? m.returnFocus : focusKey;

@@ -3,7 +3,7 @@
 // "Revancha" once the game is over, followed to the new table the server opens for it.
 import { h, app, toast } from "./dom.js";
 import { t, STRINGS } from "./i18n.js";
-import * as M from "./model.js";
+import * as M from "./seats.js";
 
 const PHRASES = ["buena", "gracias", "revancha", "suerte", "bien_jugado", "otra_vez"];
 const HAND_ON = new Set(["redeal", "choose", "play"]);
@@ -20,7 +20,9 @@ Object.assign(STRINGS.es, {
   chips_balance: "Monedas: {n}",
   public_table: "Pública (aparece en «Mesas públicas»)",
   party_joined: "Un amigo te invita a jugar de pareja: entra en la cola y os sentamos juntos.",
-  err_phrase_during_hand: "Durante la mano no se habla: espera a que termine.",
+  party_invited_by: "{name} te invita a jugar de pareja: entra en la cola y os sentamos juntos.",
+  change_name: "Cambiar mi nombre",
+  err_phrase_during_hand: "Durante la data no se habla: espera a que termine.",
   err_not_over: "La partida aún no ha terminado.",
   err_rematch_open: "La revancha ya está en otra mesa.",
   phrases: "Frases",
@@ -60,6 +62,8 @@ Object.assign(STRINGS.en, {
   chips_balance: "Chips: {n}",
   public_table: "Public (listed in “Public tables”)",
   party_joined: "A friend invites you to play as partners: join the queue and you are seated together.",
+  party_invited_by: "{name} invites you to play as partners: join the queue and you are seated together.",
+  change_name: "Change my name",
   err_phrase_during_hand: "No talking during a hand: wait for its end.",
   err_not_over: "The game is not over yet.",
   err_rematch_open: "The rematch is at another table already.",
@@ -138,10 +142,15 @@ export function phrasesBar(m) {
     PHRASES.map((p) => h("button", { class: "phrase", "data-phrase": p, type: "button", onclick: () => app.sock.command({ type: "say", phrase: p }) }, t(`phrase_${p}`))));
 }
 
-/** A person's rating under the table's preset, beside the seat's name ("?": provisional). */
+/** A person's rating under the table's preset, beside the seat's name ("?": provisional).
+ * None before his first rated game: the 1500 every newcomer starts from is no rating yet (his
+ * profile says "No rating yet"), and a number beside his name would say otherwise. */
 export function seatRating(m, seat) {
   const r = m.ratings && m.ratings.seats[seat];
-  return r ? h("span", { class: "seat-rating" }, r.rating + (r.provisional ? "?" : "")) : null;
+  // Beside it, the share of his tables he finished, when he left some (docs/club.md).
+  const pct = r && r.completion != null && r.completion < 1 && `${Math.round(r.completion * 100)} %`;
+  return [r && r.games > 0 ? h("span", { class: "seat-rating" }, r.rating + (r.provisional ? "?" : "")) : null,
+    pct ? h("span", { class: "seat-completion", title: t("seat_completion", { pct }) }, pct) : null];
 }
 
 /** The phrase a seat said a moment ago, beside its name. */
@@ -200,7 +209,10 @@ export function rematchBlock(m) {
   const mine = me === null ? undefined : answers[me];
   const partner = me === null ? null : m.info.seats[(me + 2) % 4];
   const kids = [h("h3", { id: "rematch-title" }, t("rematch")), h("p", { class: "hint" }, t("rematch_hint"))];
-  if (rm && rm.table) {
+  if (rm && rm.table && mine === "no") {
+    // Who said no is not offered the way to the table he declined.
+    kids.push(h("p", { role: "status", id: "rematch-without-me" }, t("rematch_without_you")));
+  } else if (rm && rm.table) {
     kids.push(h("p", { role: "status" }, t("rematch_open")),
       h("a", { id: "rematch-go", class: "btn primary", href: `/t/${encodeURIComponent(rm.table)}`, onclick: (e) => (e.preventDefault(), app.go(`/t/${encodeURIComponent(rm.table)}`)) }, t("rematch_go")));
   } else if (me !== null && m.role === "player" && mine === null) {

@@ -5,7 +5,7 @@ import { api } from "./net.js";
 import { app, store } from "./dom.js";
 import { parseTile, pips, splitTiles } from "./tiles.js";
 import * as F from "./fairness.js";
-import { errorText } from "./model.js";
+import { errorText } from "./seats.js";
 
 const canon = (x) => {
   const [a, b] = parseTile(x);
