@@ -37,11 +37,22 @@ def test_a_sync_in_the_middle_of_a_hand_carries_that_hands_public_events(server:
     async def go() -> None:
         tid, clients = await seat_four(server.base, RULES)
         reader = clients[1]
-        others = [
-            asyncio.create_task(c.play_game(random_legal, seed=20 + i, timeout=300))
-            for i, c in enumerate(clients)
-            if c is not reader
-        ]
+        # The others hold still while seat 1 reloads: he is away for that moment and a bot plays
+        # for him at once, so with them playing on the hand could end before his sync.
+        hold = asyncio.Event()
+
+        def others_play() -> list[asyncio.Task[None]]:
+            return [
+                asyncio.create_task(
+                    c.play_game(
+                        random_legal, seed=20 + i, timeout=300, stop=lambda _: hold.is_set()
+                    )
+                )
+                for i, c in enumerate(clients)
+                if c is not reader
+            ]
+
+        others = others_play()
         # Seat 1 plays until the second hand has a few tiles down, then opens the table anew
         # (a reload: a hello with no last_seq, so the sync is all it gets).
         await reader.play_game(
@@ -53,10 +64,13 @@ def test_a_sync_in_the_middle_of_a_hand_carries_that_hands_public_events(server:
                 and sum(c.state.get("counts") or [0]) < 34
             ),
         )
+        hold.set()
+        await asyncio.gather(*others)
         await reader.drop()
         await reader.connect()
         sync = reader.last_sync
         assert sync is not None and sync["missed"] is None
+        assert sync["view"]["phase"] == "play" and sync["view"]["outcome"] is None
         mid = next(f for f in reversed(reader.frames) if '"type":"sync"' in f)
         log = _check_log(sync)
         assert sum(e["type"] == "played" for e in log) >= 6
@@ -67,7 +81,8 @@ def test_a_sync_in_the_middle_of_a_hand_carries_that_hands_public_events(server:
         assert watcher.last_sync is not None
         seen = _check_log(watcher.last_sync)
         assert [e["seq"] for e in seen][: len(log)] == [e["seq"] for e in log]
-        await asyncio.gather(reader.play_game(random_legal, seed=21, timeout=300), *others)
+        hold.clear()
+        await asyncio.gather(reader.play_game(random_legal, seed=21, timeout=300), *others_play())
         record = await get_json(server.base, f"/api/tables/{tid}/record")
         # Every frame each seat got (the mid-hand sync's log with them) shows only what the
         # seat may see.

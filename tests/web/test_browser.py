@@ -74,14 +74,16 @@ def step(page: Any, choose_end: bool = True, carry_on: bool = True) -> bool:
     return False
 
 
-def play_until(pages: list[Any], done: Any, seconds: float) -> None:
+def play_until(pages: list[Any], done: Any, seconds: float, carry_on: bool = True) -> None:
+    """Step every page until ``done()``; with ``carry_on`` False a hand's result is left open
+    (for a third page, say a spectator's, to read before the next deal)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if done():
             return
         moved = False
         for p in pages:
-            moved = step(p) or moved
+            moved = step(p, carry_on=carry_on) or moved
         if not moved:
             time.sleep(0.1)
     raise AssertionError(f"not done after {seconds} s")

@@ -397,7 +397,7 @@ def test_people_table_spectator_latecomer_and_the_end(browser: Any, server_facto
     spectator_checks(spec, c, "people, mid-hand")
     spectator_checks(late, c, "latecomer")
     ended = lambda: spec.locator("#result, #game-result").count() > 0  # noqa: E731
-    play_until([host, guest], ended, 240)
+    play_until([host, guest], ended, 240, carry_on=False)  # the players leave the result up
     if spec.locator("#see-last-hand").count():  # the hand ended the game: its result comes first
         spec.click("#see-last-hand")
         spec.wait_for_selector("#result")

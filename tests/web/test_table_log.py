@@ -40,7 +40,7 @@ def test_the_log_survives_a_reload_and_back_and_reads_by_seat(
     browser: Any, server: Any, viewport: dict[str, int], locale: str, played: str, passed: str
 ) -> None:
     page = new_page(browser, viewport, locale=locale)
-    create_table(page, server.base, target=100)
+    create_table(page, server.base, target=1000)  # no hand's end can end the game first
     play_some(page, 8)
     before = log_plays(page)
     assert len(before) >= 8 and all(played in x or "pas" in x for x in before), before

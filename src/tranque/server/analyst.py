@@ -270,10 +270,10 @@ class Analyst:
             answer = await self.run(AnalysisRequest(tid, record, (), "screen", 0))
             if not await self.screens.keep(tid, answer):
                 return
-            self.screened += 1
             result = await asyncio.to_thread(report, await self.screens.screened())
             flagged = [x for k in ("people", "partnerships") for x in result[k] if x["flag"]]
             await self.flags.save_flags(flagged, time.time())
+            self.screened += 1  # counted once its flags are kept: what /health says is done
         except asyncio.CancelledError:
             raise
         except Exception as exc:
