@@ -134,3 +134,20 @@ def test_an_events_optional_parts_are_there_only_when_they_say_something() -> No
     renamed = events.Sat(1, "Ana", "person", True)
     assert events.as_dict(renamed) == msgspec.json.decode(frame(renamed))
     assert "renamed" not in events.as_dict(events.Sat(1, "Ana", "person"))
+
+
+def test_the_entries_the_table_writes_by_itself_keep_the_bytes_of_the_logs() -> None:
+    """What the table logs on its own (a clock that ran out on a choice, a person seated by
+    the queue or at the table's making) is written as every log has it: an explicit null for
+    no choice, the seated person's guest before his name; a command's entry after it."""
+    raw = msgspec.json.encode
+    clock = entries.logged(9, entries.Chose(seat=1, choice=None, by="clock"), 2.0)
+    assert (clock.type, raw(clock.data)) == ("chose", b'{"seat":1,"choice":null,"by":"clock"}')
+    seated = entries.placed(3, 2, "g7", "Ana", 1.0)
+    assert (seated.seq, seated.type, seated.ts) == (3, "sat", 1.0)
+    assert raw(seated.data) == b'{"seat":2,"guest":"g7","nickname":"Ana"}'
+    sit = entries.logged(4, entries.Sat(seat=2, nickname="Ana", guest="g7", cmd="c1"), 1.0)
+    assert raw(sit.data) == b'{"seat":2,"nickname":"Ana","guest":"g7","cmd":"c1"}'
+    # Both are read back as the same body.
+    assert entries.body_of(seated) == entries.Sat(seat=2, nickname="Ana", guest="g7")
+    assert entries.body_of(clock) == entries.Chose(seat=1, choice=None, by="clock")

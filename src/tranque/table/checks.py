@@ -31,7 +31,7 @@ from tranque.table.entries import (
     Revealed,
     Sat,
     Stood,
-    written,
+    logged,
 )
 from tranque.table.messages import (
     AddBot,
@@ -94,8 +94,7 @@ def decide(
     if made is None:
         return None
     made.guest, made.cmd = guest, cmd.id
-    entry_type, data = written(made)
-    return Entry(table.seq + 1, entry_type, data, now)
+    return logged(table.seq + 1, made, now)
 
 
 def _not_stale(table: TableState, based: int) -> None:

@@ -13,12 +13,29 @@ from the position, so a rebuild decides the same. ``TableService`` has them as i
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from tranque.rules.game import LeadChoice, Phase
 from tranque.rules.hand import PASS, Action
 from tranque.rules.views import seat_view
 from tranque.table.abort import aborts_on_leave
+from tranque.table.entries import (
+    Abandoned,
+    Aborted,
+    BotSat,
+    Choices,
+    Chose,
+    Dealt,
+    EntryBody,
+    HandSeed,
+    NextGame,
+    Played,
+    RedealClosed,
+    Redealt,
+    RevealOpen,
+    Started,
+    Takeover,
+    logged,
+)
 from tranque.table.model import ABANDON, ACT, FILL_BOT, GRACE, REDEAL, resolve_bot_name
 from tranque.table.ports import Entry, ThinkRequest
 from tranque.table.state import TableState
@@ -35,64 +52,60 @@ def due(table: TableState, now: float) -> Entry | ThinkRequest | None:
     made = _due(table, now)
     if made is None or isinstance(made, ThinkRequest):
         return made
-    entry_type, data = made
-    return Entry(table.seq + 1, entry_type, data, now)
+    return logged(table.seq + 1, made, now)
 
 
-def _due(table: TableState, now: float) -> tuple[str, dict[str, Any]] | ThinkRequest | None:
+def _due(table: TableState, now: float) -> EntryBody | ThinkRequest | None:
     t = table.timers
     for s in range(4):
         g = t.get(GRACE[s])
         if g is not None and g <= now:
             if aborts_on_leave(table):  # a rated game left before its first hand ended
-                return "aborted", {"seat": s}
-            return "takeover", {"seat": s, "bot": resolve_bot_name(table.settings.bot)}
+                return Aborted(seat=s)
+            return Takeover(seat=s, bot=resolve_bot_name(table.settings.bot))
     if not table.started:
         if all(seat.kind != "empty" for seat in table.seats):
-            return "started", {}
+            return Started()
         f = t.get("fill")
         if f is not None and f <= now:
             # Nobody came from the queue in time: a bot of the quick match's level takes
             # each seat still free, one entry each, and the game starts.
             free = next(s for s, seat in enumerate(table.seats) if seat.kind == "empty")
-            return "bot_sat", {"seat": free, "bot": resolve_bot_name(FILL_BOT)}
+            return BotSat(seat=free, bot=resolve_bot_name(FILL_BOT))
         return None
     if table.over:
         return None
     a = t.get(ABANDON)
     if a is not None and a <= now:
-        return "abandoned", {"after": table.settings.abandon_after}
+        return Abandoned(after=table.settings.abandon_after)
     g = t.get("next_game")
     if g is not None and g <= now:
-        return "next_game", {"game": table.game_number + 1, "hand": table.table_hand + 1}
+        return NextGame(game=table.game_number + 1, hand=table.table_hand + 1)
     h = t.get("hand")
     if h is not None and h <= now:
         number = table.table_hand
-        return "hand_seed", {
-            "hand": number,
-            "server_seed": table.seed_source(table.table_id, number).hex(),
-        }
+        return HandSeed(hand=number, server_seed=table.seed_source(table.table_id, number).hex())
     fair = table.fair
     if fair is not None and fair.stage == "commit":
         persons = fair.persons()
         if all(fair.commits[s] is not None for s in persons) or t.get("fair", now) <= now:
-            return "reveal_open", {"hand": fair.hand}
+            return RevealOpen(hand=fair.hand)
     if fair is not None and fair.stage == "reveal":
         committed = [s for s in range(4) if fair.commits[s] is not None]
         if all(fair.seeds[s] is not None for s in committed) or t.get("fair", now) <= now:
-            return "dealt", _dealt(table, fair.hand, 0)
+            return _dealt(table, fair.hand, 0)
     d = t.get("deal")
     if d is not None and d <= now and fair is not None:
-        return "dealt", _dealt(table, fair.hand, fair.attempts)
+        return _dealt(table, fair.hand, fair.attempts)
     # Before any seat's decision: the window closes at its time whether or not a bot that
     # may ask has answered (a late answer is silence), so that it lasts the same every hand.
     w = t.get(REDEAL)
     if w is not None and w <= now and fair is not None:
-        return "redeal_closed", {"hand": fair.hand}
+        return RedealClosed(hand=fair.hand)
     if table.game.phase is Phase.CHOOSE and len(table.choices) == 2:
         seats = table.game.choosing_seats()
         assert seats is not None
-        return "choices", {"choices": [_cv(table.choices[seats[0]]), _cv(table.choices[seats[1]])]}
+        return Choices(choices=[_cv(table.choices[seats[0]]), _cv(table.choices[seats[1]])])
     acts = sorted((when, int(k[3:])) for k, when in t.items() if k.startswith("act"))
     for when, seat in acts:
         if when <= now:
@@ -100,15 +113,15 @@ def _due(table: TableState, now: float) -> tuple[str, dict[str, Any]] | ThinkReq
     return None
 
 
-def _dealt(table: TableState, hand: int, attempt: int) -> dict[str, Any]:
+def _dealt(table: TableState, hand: int, attempt: int) -> Dealt:
     """A deal's entry, with the seconds it stays on show (``window``) whenever anybody
     could ask for a redeal: every hand the same, at a table with a person
     ``redeal_window``, at a table of bots alone ``bot_delay`` (rules.md, section 11)."""
-    data: dict[str, Any] = {"hand": hand, "attempt": attempt}
-    if table.settings.rules.redeal_doubles > 0:
-        people = any(seat.kind == "person" for seat in table.seats)
-        data["window"] = table.settings.redeal_window if people else table.settings.bot_delay
-    return data
+    if table.settings.rules.redeal_doubles == 0:
+        return Dealt(hand=hand, attempt=attempt)
+    people = any(seat.kind == "person" for seat in table.seats)
+    window = table.settings.redeal_window if people else table.settings.bot_delay
+    return Dealt(hand=hand, attempt=attempt, window=window)
 
 
 def _seed(table: TableState, seat: int, tail: str) -> int:
@@ -144,7 +157,7 @@ def _think(table: TableState, seat: int, kind: str, by: str, bot: tuple[str, int
     )
 
 
-def _act_for(table: TableState, seat: int) -> tuple[str, dict[str, Any]] | ThinkRequest:
+def _act_for(table: TableState, seat: int) -> EntryBody | ThinkRequest:
     """The server's decision for a seat: a forced pass or a clock that ran out on a person's
     window (made here), or a bot's decision (a request to think about, see ``answer``)."""
     game = table.game
@@ -152,15 +165,15 @@ def _act_for(table: TableState, seat: int) -> tuple[str, dict[str, Any]] | Think
     if game.phase is Phase.REDEAL:
         if who == "bot":
             return _think(table, seat, "redeal", who, _bot(table, seat))
-        return "redeal", {"seat": seat, "ask": False, "by": who}
+        return Redealt(seat=seat, ask=False, by=who)
     if game.phase is Phase.CHOOSE:
         if who == "bot":
             return _think(table, seat, "lead", who, _bot(table, seat))
-        return "chose", {"seat": seat, "choice": None, "by": who}
+        return Chose(seat=seat, choice=None, by=who)
     assert game.phase is Phase.PLAY and game.hand is not None
     legal = game.hand.legal_actions()
     if legal == [PASS]:
-        return "played", {"seat": seat, "move": "pass", "by": "server"}
+        return Played(seat=seat, move="pass", by="server")
     # A clock that runs out plays the table's bot's move, never a random one.
     bot = _bot(table, seat) if who == "bot" else _clock_bot(table, seat)
     return _think(table, seat, "action", who, bot)
@@ -177,7 +190,7 @@ def answer_request(
     checked against the position all the same, so a wrong one can never be logged.
     """
     seat = request.seat
-    data: dict[str, Any]
+    made: EntryBody
     match request.kind:
         case "redeal":
             if not isinstance(answer, bool):
@@ -187,18 +200,17 @@ def answer_request(
                 table.redeal_silent.add(seat)
                 table.timers.pop(ACT[seat], None)
                 return None
-            entry_type, data = "redeal", {"seat": seat, "ask": answer, "by": request.by}
+            made = Redealt(seat=seat, ask=answer, by=request.by)
         case "lead":
             choice = LeadChoice(answer).value
-            entry_type, data = "chose", {"seat": seat, "choice": choice, "by": request.by}
+            made = Chose(seat=seat, choice=choice, by=request.by)
         case "action":
             action = Action.parse(str(answer))
             table.game.play(action, seat)  # raises on an illegal move: nothing is applied
-            entry_type = "played"
-            data = {"seat": seat, "move": str(action), "by": request.by}
+            made = Played(seat=seat, move=str(action), by=request.by)
         case _:
             raise ValueError(f"no decision of kind {request.kind!r}")
-    return Entry(table.seq + 1, entry_type, data, now)
+    return logged(table.seq + 1, made, now)
 
 
 class TableDue(TableState):

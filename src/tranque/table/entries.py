@@ -116,10 +116,11 @@ class RedealClosed(Body, tag="redeal_closed"):
 
 
 class Chose(Body, tag="chose"):
-    """``salgo`` / ``sal_tu``, or None: the clock ran out."""
+    """``salgo`` / ``sal_tu``, or None: the clock ran out (written as an explicit null, as every
+    log has it: the field has no default, so ``written`` always writes it)."""
 
     seat: int
-    choice: str | None = None
+    choice: str | None
     by: str | None = None
 
 
@@ -251,3 +252,11 @@ def logged(seq: int, body: EntryBody, ts: float) -> Entry:
     """The entry ``seq`` that logs ``body`` at ``ts`` (its data as ``written`` gives it)."""
     entry_type, data = written(body)
     return Entry(seq, entry_type, data, ts)
+
+
+def placed(seq: int, seat: int, guest: str, nickname: str, ts: float) -> Entry:
+    """The ``sat`` of a person the table seats itself (at its making, or from the quick-match
+    queue): no command of his, so his ``guest`` comes before his name, as every such log has
+    it (a ``sit`` command's entry writes it after, with the command's id)."""
+    body = Sat(seat=seat, nickname=nickname, guest=guest)
+    return Entry(seq, "sat", {"seat": body.seat, "guest": guest, "nickname": body.nickname}, ts)

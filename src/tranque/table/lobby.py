@@ -26,6 +26,7 @@ from typing import Any
 from tranque.ledger.stakes import ChipError, cost
 from tranque.table.bus import Bus, LocalHub
 from tranque.table.chips import ChipLedger, crash_point, holders_of
+from tranque.table.entries import BotSat, logged, placed
 from tranque.table.lobby_memory import LobbyMemory, table_expired
 from tranque.table.owner import TableOwner
 from tranque.table.owner_frames import frame
@@ -229,14 +230,14 @@ class Lobby(LobbyMemory):
         add(Entry(1, "created", created, now))
         seated = [(seat, host, nickname)] if seat is not None else []
         for s, guest, nick in [*seated, *people]:
-            add(Entry(svc.seq + 1, "sat", {"seat": s, "guest": guest, "nickname": nick}, now))
+            add(placed(svc.seq + 1, s, guest, nick, now))
         for s, bot in bots:
-            add(Entry(svc.seq + 1, "bot_sat", {"seat": s, "bot": bot}, now))
+            add(logged(svc.seq + 1, BotSat(seat=s, bot=bot), now))
         if settings.practice:
             bot = resolve_bot_name(settings.bot)
             for s in range(4):
                 if svc.seats[s].kind == "empty":
-                    add(Entry(svc.seq + 1, "bot_sat", {"seat": s, "bot": bot}, now))
+                    add(logged(svc.seq + 1, BotSat(seat=s, bot=bot), now))
         # The lease first: a table row without one would be an orphan to the other nodes.
         lease = await self.leases.claim(table_id)
         if lease is None:  # a table id made twice: never with random ids

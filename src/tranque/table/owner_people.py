@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tranque.table.chips import ChipLedger, seat_staked, stake_seat
-from tranque.table.entries import FillSeats, logged
+from tranque.table.entries import FillSeats, logged, placed
 from tranque.table.frames import Ack, Error, Said
 from tranque.table.messages import Fill, RematchAnswer, Say
 from tranque.table.owner_frames import frame
@@ -155,9 +155,7 @@ class OwnerPeople:
         free = [s for s, seat in enumerate(svc.seats) if seat.kind == "empty"]
         if not free:
             return None
-        # Written by hand: its ``guest`` comes before the name, as every log has it.
-        data = {"seat": free[0], "guest": guest, "nickname": nickname}
-        entry = Entry(svc.seq + 1, "sat", data, self.clock.now())
+        entry = placed(svc.seq + 1, free[0], guest, nickname, self.clock.now())
         if self.chips is not None and svc.settings.stake:
             await stake_seat(self.chips, self.table_id, svc.settings.stake, entry)
         await self._commit([entry])
