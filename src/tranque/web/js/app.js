@@ -13,13 +13,12 @@ import { renderTable, layoutChain, tickClocks, motion } from "./table.js";
 import * as M from "./model.js";
 import { played } from "./sound.js";
 import { accountCard, nameField, fieldError, NAME_CODES } from "./club.js";
-// A profile (/u/...) comes when first opened, not with the page.
+// A profile (/u/...), the lobby and the queue (lobby.js), games (/g/...): loaded when opened.
 const renderProfile = (handle) => import("./profile.js").then((p) => p.renderProfile(handle), (e) => toast(M.errorText(e)));
 import "./talk.js"; // the club's words (with_people, practice, lobby...)
 
-// The lobby and the quick-match queue (lobby.js) come when first opened, not with the page.
 const club = () => import("./lobby.js");
-const games = () => import("./game.js"); // /g/... and /games
+const games = () => import("./game.js");
 
 const LEVELS = ["facil", "normal", "fuerte"]; // the bots' levels a practice table takes
 const VARIANTS = ["havana", "miami", "oriente", "barrio"];
@@ -29,9 +28,8 @@ const NICK_WORDS = ["Capicúa", "La Gorda", "La Blanca", "Viajera", "Doble Seis"
 
 // -- identity ------------------------------------------------------------------------------------
 
-// A guest token expires (30 days by default) unless it is renewed while still valid: the saved
-// one is renewed once per page load, and an expired or unknown one makes a new guest of the same
-// nickname.
+// A guest token (30 days) is renewed once per page load; an expired or unknown one makes a new
+// guest of the same nickname.
 let renewed = false;
 
 function defaultNick() {
@@ -353,6 +351,7 @@ async function openTable(table) {
     return;
   }
   if (m.info.chips) import("./chips.js").then((c) => c.atTable(m));
+  if ("time_up" in m.info) import("./timecap.js").then((c) => c.atTable(m));
   if (m.info.over && !m.info.seats) {
     m.error = t("table_over");
     renderTable();
