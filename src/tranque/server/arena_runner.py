@@ -25,9 +25,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tranque.bots.base import resolve_bot
-from tranque.server.tournament_tables import HOST, tournament_table
+from tranque.server.tournament_tables import HOST, MadeTables, tournament_table
 from tranque.store.arena import ArenaEntrantRow, ArenaGameRow, SqlArena
 from tranque.store.tournaments import FINISHED, RUNNING, SqlTournaments, TournamentRow
+from tranque.table.chips import crash_point
 from tranque.table.lobby import Lobby
 from tranque.table.model import TableSettings
 from tranque.table.owner_frames import frame
@@ -63,6 +64,7 @@ class ArenaRunner:
         self.names, self.push, self.ring = names, push, ring
         self.fill, self.minute = fill, minute
         self.ruled: set[str] = set()  # tables whose absent people were taken out of the pool
+        self.made = MadeTables(lobby)  # the games' tables known to be made
         # The runner's lease, renewed when due (True: still ours): a wave of hundreds of tables
         # takes longer than a lease time on a busy cluster, so it is kept between its parts.
         self.keep: Callable[[], Awaitable[bool]] | None = None
@@ -93,7 +95,7 @@ class ArenaRunner:
         playing = [g for g in games if not g.done]
         ends = await self.arena.table_ends([g.table_id for g in playing if g.table_id])
         for g in playing:
-            if g.table_id is None:
+            if g.table_id is None or not await self.made.made(g.table_id):
                 await self._open(t, g, by_id)
             elif g.table_id in ends:
                 info, ended = ends[g.table_id]
@@ -193,8 +195,15 @@ class ArenaRunner:
         people = [(s, x, names.get(x, "?")) for s, x in enumerate(guests) if x is not None]
         bot = resolve_bot(BOT_LEVEL)
         bots = [(s, bot) for s, x in enumerate(guests) if x is None]
-        owner = await self.lobby.create(HOST, "", settings, None, people=people, bots=bots)
-        await self.arena.opened(t.id, g.number, owner.table_id)
+        table_id = g.table_id
+        if table_id is None:  # written down first: a crash before the table is made is found
+            table_id = await self.lobby.table_ids()
+            await self.arena.opened(t.id, g.number, table_id)
+            crash_point("arena_table_named")
+        owner = await self.lobby.create(
+            HOST, "", settings, None, people=people, bots=bots, table_id=table_id
+        )
+        self.made.add(owner.table_id)
         for s, guest in enumerate(guests):
             if guest is None:
                 continue

@@ -27,7 +27,7 @@ from typing import Any
 
 from tranque.server.arena_runner import ARENA, ArenaRunner
 from tranque.server.tournament_schedules import Scheduler
-from tranque.server.tournament_tables import HOST, tournament_table
+from tranque.server.tournament_tables import HOST, MadeTables, tournament_table
 from tranque.store.tournaments import (
     FINISHED,
     REGISTERING,
@@ -38,6 +38,7 @@ from tranque.store.tournaments import (
     TableRow,
     TournamentRow,
 )
+from tranque.table.chips import crash_point
 from tranque.table.lobby import Lobby
 from tranque.table.model import TableSettings
 from tranque.table.owner_frames import frame
@@ -85,6 +86,7 @@ class TournamentRunner:
         # that runs the tournaments; None: no schedules here.
         self.scheduler: Scheduler | None = None
         self._wake = asyncio.Event()
+        self.made = MadeTables(lobby)  # the rounds' tables known to be made
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -199,7 +201,7 @@ class TournamentRunner:
         waiting = [tb for tb in current.tables if not tb.done]
         ends = await self.rows.table_ends([tb.table_id for tb in waiting if tb.table_id])
         for tb in waiting:
-            if tb.table_id is None:
+            if tb.table_id is None or not await self.made.made(tb.table_id):
                 await self._open(t, current, tb, entrants)
             elif tb.table_id in ends:
                 out = played(ends[tb.table_id])
@@ -222,14 +224,21 @@ class TournamentRunner:
         self, t: TournamentRow, current: RoundRow, tb: TableRow, entrants: dict[str, EntrantRow]
     ) -> None:
         """The table of ``tb``, its four people seated (A: 0 and 2, B: 1 and 3); it starts at
-        once, and whoever is not there when its no-show time ends is ``absent``."""
+        once, and whoever is not there when its no-show time ends is ``absent``. Its id is
+        written down before the table is made (``MadeTables`` finds one never made)."""
         a, b = entrants[tb.a], entrants[tb.b]
         seats = [a.a, b.a, a.b, b.b]
         names = await self.names(seats)
         settings = tournament_table(self.defaults, t, self.cap_seconds(t))
         people = [(s, g, names.get(g, "?")) for s, g in enumerate(seats)]
-        owner = await self.lobby.create(HOST, "", settings, None, people=people)
-        await self.rows.opened(t.id, current.round, tb.number, owner.table_id)
+        table_id = tb.table_id
+        if table_id is None:
+            table_id = await self.lobby.table_ids()
+            await self.rows.opened(t.id, current.round, tb.number, table_id)
+            tb.table_id = table_id
+            crash_point("tournament_table_named")
+        owner = await self.lobby.create(HOST, "", settings, None, people=people, table_id=table_id)
+        self.made.add(owner.table_id)
         for s, guest in enumerate(seats):
             body = {"tournament": t.id, "name": t.name, "round": current.round,
                     "table": owner.table_id, "seat": s}  # fmt: skip

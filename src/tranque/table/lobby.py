@@ -210,10 +210,13 @@ class Lobby(LobbyMemory):
         people: Sequence[tuple[int, str, str]] = (),
         bots: Sequence[tuple[int, str]] = (),
         rematch: dict[str, Any] | None = None,
+        table_id: str | None = None,
     ) -> TableOwner:
         """A new table, its host in ``seat``; a quick match's table comes with its ``people``
-        (seat, guest, nickname) and ``bots`` (seat, bot) seated, and starts at once."""
-        table_id = await self.table_ids()
+        (seat, guest, nickname) and ``bots`` (seat, bot) seated, and starts at once.
+        ``table_id``: one named beforehand (``table_ids``) by a caller that wrote it down first
+        (a tournament's runner), else a new one."""
+        table_id = table_id or await self.table_ids()
         svc = TableService(table_id, self.seed_source)
         now = self.clock.now()
         first: list[Entry] = []
